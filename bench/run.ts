@@ -1,0 +1,16 @@
+/** Runs every benchmark under bench/ in turn; each prints its figures and ends with its `bench NAME: ...` line. */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort();
+
+for (const f of files) {
+  const mod = (await import(join(here, f))) as { run: () => Promise<void> };
+  await mod.run();
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// Entry of the `bhtrade` command: loads the TypeScript sources through tsx, so no build step is needed.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/main.ts');

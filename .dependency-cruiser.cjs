@@ -27,7 +27,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
+    tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.json') },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   },
 };

@@ -1,5 +1,8 @@
 /** The normalised, immutable events every transport publishes on the bus, and the factories that build them. */
 import { ParseError } from '../core/errors.ts';
+import type {
+  ContractOrderStatus, ContractOrderType, ContractSide, KlineInterval, PositionSide, SpotNewOrderType, SpotOrderStatus, SpotSide,
+} from './enums.ts';
 
 // Every event carries `ts` (the venue's time, epoch ms; the receive time when the venue sends none)
 // and `recvTs` (the local clock's time when the payload arrived). Decimals stay the venue's strings:
@@ -20,13 +23,13 @@ export type ConnectionStatus = 'connecting' | 'open' | 'ready' | 'reconnecting' 
 export type AccountKind = 'spot' | 'contract';
 
 /** Order status as reports carry it (PENDING_CANCEL is spot only). */
-export type ReportOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PENDING_CANCEL' | 'REJECTED';
+export type ReportOrderStatus = SpotOrderStatus | ContractOrderStatus;
 
 /** Order side as reports carry it: BUY/SELL for spot and for real contract reports, the four contract sides otherwise. */
-export type ReportSide = 'BUY' | 'SELL' | 'BUY_OPEN' | 'SELL_OPEN' | 'BUY_CLOSE' | 'SELL_CLOSE';
+export type ReportSide = SpotSide | ContractSide;
 
 /** Order type as reports carry it. */
-export type ReportOrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER' | 'STOP';
+export type ReportOrderType = SpotNewOrderType | ContractOrderType;
 
 interface Timed {
   /** Venue time (epoch ms); the receive time when the payload carries none. */
@@ -64,15 +67,14 @@ export interface TradeEvent extends Timed {
   readonly price: string;
   readonly qty: string;
   /** The side of the taker (the aggressor). */
-  readonly takerSide: 'BUY' | 'SELL';
+  readonly takerSide: SpotSide;
 }
 
 /** One candle; `closed` is false while the interval is still open. */
 export interface KlineEvent extends Timed {
   readonly kind: 'kline';
   readonly symbol: string;
-  /** The venue's interval name, such as "1m" or "15m". */
-  readonly interval: string;
+  readonly interval: KlineInterval;
   readonly openTime: number;
   readonly open: string;
   readonly high: string;
@@ -146,7 +148,7 @@ export interface PositionUpdateEvent extends Timed {
   readonly kind: 'position';
   readonly symbol: string;
   readonly accountId: string;
-  readonly side: 'LONG' | 'SHORT';
+  readonly side: PositionSide;
   readonly avgPrice: string;
   readonly position: string;
   readonly available: string;
@@ -217,22 +219,22 @@ export const EVENT_KINDS: readonly EventKind[] = [
 export type EventInit<E extends BusEvent> = Omit<E, 'kind'>;
 
 /** Returns a depth snapshot event. */
-export function depthSnapshot(f: EventInit<DepthSnapshotEvent>): DepthSnapshotEvent {
+export function depthSnapshotEvent(f: EventInit<DepthSnapshotEvent>): DepthSnapshotEvent {
   return { kind: 'depthSnapshot', symbol: f.symbol, version: f.version, bids: f.bids, asks: f.asks, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a depth update (diff) event. */
-export function depthUpdate(f: EventInit<DepthUpdateEvent>): DepthUpdateEvent {
+export function depthUpdateEvent(f: EventInit<DepthUpdateEvent>): DepthUpdateEvent {
   return { kind: 'depthUpdate', symbol: f.symbol, version: f.version, bids: f.bids, asks: f.asks, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a public trade event. */
-export function trade(f: EventInit<TradeEvent>): TradeEvent {
+export function tradeEvent(f: EventInit<TradeEvent>): TradeEvent {
   return { kind: 'trade', symbol: f.symbol, tradeId: f.tradeId, price: f.price, qty: f.qty, takerSide: f.takerSide, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a kline event. */
-export function kline(f: EventInit<KlineEvent>): KlineEvent {
+export function klineEvent(f: EventInit<KlineEvent>): KlineEvent {
   return {
     kind: 'kline', symbol: f.symbol, interval: f.interval, openTime: f.openTime, open: f.open, high: f.high,
     low: f.low, close: f.close, volume: f.volume, closed: f.closed, ts: f.ts, recvTs: f.recvTs,
@@ -240,7 +242,7 @@ export function kline(f: EventInit<KlineEvent>): KlineEvent {
 }
 
 /** Returns a 24-hour ticker event. */
-export function ticker(f: EventInit<TickerEvent>): TickerEvent {
+export function tickerEvent(f: EventInit<TickerEvent>): TickerEvent {
   return {
     kind: 'ticker', symbol: f.symbol, last: f.last, open: f.open, high: f.high, low: f.low, volume: f.volume,
     quoteVolume: f.quoteVolume, ts: f.ts, recvTs: f.recvTs,
@@ -248,12 +250,12 @@ export function ticker(f: EventInit<TickerEvent>): TickerEvent {
 }
 
 /** Returns an index price event. */
-export function indexPrice(f: EventInit<IndexEvent>): IndexEvent {
+export function indexEvent(f: EventInit<IndexEvent>): IndexEvent {
   return { kind: 'index', symbol: f.symbol, index: f.index, edp: f.edp, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a funding rate event. */
-export function funding(f: EventInit<FundingEvent>): FundingEvent {
+export function fundingEvent(f: EventInit<FundingEvent>): FundingEvent {
   return {
     kind: 'funding', symbol: f.symbol, rate: f.rate, intervalStart: f.intervalStart, intervalEnd: f.intervalEnd,
     ts: f.ts, recvTs: f.recvTs,
@@ -261,7 +263,7 @@ export function funding(f: EventInit<FundingEvent>): FundingEvent {
 }
 
 /** Returns an order update event (spot or contract report). */
-export function orderUpdate(f: EventInit<OrderUpdateEvent>): OrderUpdateEvent {
+export function orderUpdateEvent(f: EventInit<OrderUpdateEvent>): OrderUpdateEvent {
   return {
     kind: 'order', account: f.account, symbol: f.symbol, clientOrderId: f.clientOrderId, orderId: f.orderId,
     status: f.status, side: f.side, type: f.type, timeInForce: f.timeInForce, price: f.price, origQty: f.origQty,
@@ -272,7 +274,7 @@ export function orderUpdate(f: EventInit<OrderUpdateEvent>): OrderUpdateEvent {
 }
 
 /** Returns a position update event. */
-export function positionUpdate(f: EventInit<PositionUpdateEvent>): PositionUpdateEvent {
+export function positionUpdateEvent(f: EventInit<PositionUpdateEvent>): PositionUpdateEvent {
   return {
     kind: 'position', symbol: f.symbol, accountId: f.accountId, side: f.side, avgPrice: f.avgPrice,
     position: f.position, available: f.available, liquidationPrice: f.liquidationPrice, margin: f.margin,
@@ -281,17 +283,17 @@ export function positionUpdate(f: EventInit<PositionUpdateEvent>): PositionUpdat
 }
 
 /** Returns a balance update event. */
-export function balanceUpdate(f: EventInit<BalanceUpdateEvent>): BalanceUpdateEvent {
+export function balanceUpdateEvent(f: EventInit<BalanceUpdateEvent>): BalanceUpdateEvent {
   return { kind: 'balance', account: f.account, asset: f.asset, free: f.free, locked: f.locked, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a connection state event. */
-export function connectionState(f: EventInit<ConnectionStateEvent>): ConnectionStateEvent {
+export function connectionStateEvent(f: EventInit<ConnectionStateEvent>): ConnectionStateEvent {
   return { kind: 'connection', connection: f.connection, state: f.state, reason: f.reason, ts: f.ts, recvTs: f.recvTs };
 }
 
 /** Returns a reconnected event. */
-export function reconnected(f: EventInit<ReconnectedEvent>): ReconnectedEvent {
+export function reconnectedEvent(f: EventInit<ReconnectedEvent>): ReconnectedEvent {
   return {
     kind: 'reconnected', connection: f.connection, downSince: f.downSince, attempt: f.attempt,
     ts: f.ts, recvTs: f.recvTs,

@@ -21,6 +21,7 @@ function describe(v: unknown): string {
 
 /** Returns `raw` as an object, or throws ParseError naming `path`. */
 export function asObject(raw: unknown, path: string): WireObject {
+  if (raw === undefined) throw missing(path);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ParseError(path, `must be an object, got ${describe(raw)}`);
   }
@@ -29,6 +30,7 @@ export function asObject(raw: unknown, path: string): WireObject {
 
 /** Returns `raw` as an array, or throws ParseError naming `path`. */
 export function asArray(raw: unknown, path: string): readonly unknown[] {
+  if (raw === undefined) throw missing(path);
   if (!Array.isArray(raw)) throw new ParseError(path, `must be an array, got ${describe(raw)}`);
   return raw;
 }

@@ -1,0 +1,324 @@
+/** The double-entry core of the simulated venue's accounts: users, accounts, balances, system pools, balance flows and insurance records. */
+import type { Clock } from '../../core/clock.ts';
+import { SequenceIds } from '../../core/ids.ts';
+import type { Amount } from './amount.ts';
+import { venueError, insufficient } from './errors.ts';
+import type {
+  Account,
+  AccountId,
+  AssetAudit,
+  Balance,
+  FlowEntry,
+  FlowType,
+  InsuranceRecord,
+  Posting,
+  PoolPosting,
+  SimAccountType,
+  SystemPool,
+  UserId,
+} from './types.ts';
+
+interface MutableBalance {
+  free: Amount;
+  locked: Amount;
+}
+
+/** Options of the core store. */
+export interface BalanceBookOptions {
+  readonly clock: Clock;
+  readonly accountIdStart?: bigint;
+  readonly userIdStart?: bigint;
+  readonly flowIdStart?: bigint;
+  /** Flow entries kept per account; older ones are dropped (the endpoint returns at most 500). Default 100 000. */
+  readonly maxFlowsPerAccount?: number;
+}
+
+const POOLS: readonly SystemPool[] = ['fees', 'insurance', 'clearing', 'outside'];
+
+/**
+ * Balances moved only by balanced steps: `post` applies a set of legs atomically after checking
+ * that, per asset, the legs and pool changes sum to zero (money is neither made nor lost), that
+ * no user balance part and no fee or insurance pool ends negative, and that every account
+ * exists. A refused step changes nothing.
+ */
+export class BalanceBook {
+  readonly clock: Clock;
+  private readonly userIds: SequenceIds;
+  private readonly accountIds: SequenceIds;
+  private readonly flowIds: SequenceIds;
+  private readonly insuranceIds: SequenceIds;
+  private readonly maxFlows: number;
+  private readonly users = new Map<UserId, Account[]>();
+  private readonly accountsById = new Map<AccountId, Account>();
+  private readonly keys = new Map<string, { userId: UserId; accountIndex: number }>();
+  private readonly balancesByAccount = new Map<AccountId, Map<string, MutableBalance>>();
+  private readonly pools = new Map<string, Amount>();
+  private readonly inflow = new Map<string, Amount>();
+  private readonly outflow = new Map<string, Amount>();
+  private readonly flowsByAccount = new Map<AccountId, FlowEntry[]>();
+  private readonly insurance: InsuranceRecord[] = [];
+
+  constructor(opts: BalanceBookOptions) {
+    this.clock = opts.clock;
+    this.userIds = new SequenceIds(opts.userIdStart ?? 10_000_001n);
+    this.accountIds = new SequenceIds(opts.accountIdStart ?? 122_216_245_228_131n);
+    this.flowIds = new SequenceIds(opts.flowIdStart ?? 539_870_570_957_903_104n);
+    this.insuranceIds = new SequenceIds(1_552_272_184_833n);
+    this.maxFlows = opts.maxFlowsPerAccount ?? 100_000;
+  }
+
+  /** Creates a user with a main account and `subAccounts` sub-accounts (each of types 1 and 3); returns the user id. */
+  createUser(opts: { subAccounts?: number; name?: string } = {}): UserId {
+    const userId = this.userIds.take();
+    this.users.set(userId, []);
+    this.openAccounts(userId, 0, '');
+    for (let i = 0; i < (opts.subAccounts ?? 0); i++) this.addSubAccount(userId, opts.name ?? '');
+    return userId;
+  }
+
+  /** Adds a sub-account (types 1 and 3) to a user; returns its account index. */
+  addSubAccount(userId: UserId, name = ''): number {
+    const list = this.userAccounts(userId);
+    const index = list.reduce((m, a) => Math.max(m, a.accountIndex), 0) + 1;
+    this.openAccounts(userId, index, name);
+    return index;
+  }
+
+  private openAccounts(userId: UserId, accountIndex: number, accountName: string): void {
+    const list = this.userAccounts(userId);
+    for (const accountType of [1, 3] as const) {
+      const a: Account = { accountId: this.accountIds.take(), userId, accountName, accountType, accountIndex };
+      list.push(a);
+      this.accountsById.set(a.accountId, a);
+    }
+  }
+
+  private userAccounts(userId: UserId): Account[] {
+    const list = this.users.get(userId);
+    if (!list) throw venueError(-1153, [], { userId });
+    return list;
+  }
+
+  /** Returns true when the user exists. */
+  hasUser(userId: UserId): boolean {
+    return this.users.has(userId);
+  }
+
+  /** Returns a user's accounts ordered by type then index, as the sub-account query lists them. */
+  accounts(userId: UserId): Account[] {
+    return [...this.userAccounts(userId)].sort((a, b) => a.accountType - b.accountType || a.accountIndex - b.accountIndex);
+  }
+
+  /** Returns the account, or undefined. */
+  account(accountId: AccountId): Account | undefined {
+    return this.accountsById.get(accountId);
+  }
+
+  /** Returns the id of a user's account of `accountType` and `accountIndex`, or undefined when it does not exist. */
+  findAccountId(userId: UserId, accountType: SimAccountType, accountIndex: number): AccountId | undefined {
+    return this.users.get(userId)?.find((a) => a.accountType === accountType && a.accountIndex === accountIndex)?.accountId;
+  }
+
+  /** Returns the id of a user's account; throws -1171 when it does not exist. */
+  accountId(userId: UserId, accountType: SimAccountType, accountIndex = 0): AccountId {
+    const id = this.findAccountId(userId, accountType, accountIndex);
+    if (id === undefined) throw venueError(-1171, [], { userId, accountType, accountIndex });
+    return id;
+  }
+
+  /** Binds an API key to a user and the account index it acts for (0 a main-account key). */
+  registerKey(apiKey: string, userId: UserId, accountIndex = 0): void {
+    if (this.findAccountId(userId, 1, accountIndex) === undefined) throw venueError(-1171, [], { userId, accountIndex });
+    this.keys.set(apiKey, { userId, accountIndex });
+  }
+
+  /** Returns the user and account index a key acts for, or undefined for an unknown key. */
+  keyOwner(apiKey: string): { userId: UserId; accountIndex: number } | undefined {
+    return this.keys.get(apiKey);
+  }
+
+  /** Returns the balance of `asset` in an account (zero when never touched). */
+  balance(accountId: AccountId, asset: string): Balance {
+    const b = this.balancesByAccount.get(accountId)?.get(asset);
+    return b ? { free: b.free, locked: b.locked } : { free: 0n, locked: 0n };
+  }
+
+  /** Returns every asset balance an account has held, ordered by asset. */
+  balances(accountId: AccountId): { asset: string; free: Amount; locked: Amount }[] {
+    const m = this.balancesByAccount.get(accountId);
+    if (!m) return [];
+    return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([asset, b]) => ({ asset, free: b.free, locked: b.locked }));
+  }
+
+  /** Returns a system pool's balance of an asset. */
+  pool(pool: SystemPool, asset: string): Amount {
+    return this.pools.get(`${pool}|${asset}`) ?? 0n;
+  }
+
+  /** Returns the insurance-fund records of `unit` (all units when absent), oldest first. */
+  insuranceRecords(unit?: string): InsuranceRecord[] {
+    return unit === undefined ? [...this.insurance] : this.insurance.filter((r) => r.unit === unit);
+  }
+
+  /** Returns an account's balance flows, oldest first, optionally of one asset. */
+  flows(accountId: AccountId, asset?: string): FlowEntry[] {
+    const list = this.flowsByAccount.get(accountId) ?? [];
+    return asset === undefined ? [...list] : list.filter((f) => f.asset === asset);
+  }
+
+  /** Moves `amount` from free to locked; throws -1131 when free is short. */
+  lock(accountId: AccountId, asset: string, amount: Amount): void {
+    this.post([{ accountId, asset, free: -amount, locked: amount }]);
+  }
+
+  /** Moves `amount` from locked back to free; throws -1131 when locked is short. */
+  unlock(accountId: AccountId, asset: string, amount: Amount): void {
+    this.post([{ accountId, asset, free: amount, locked: -amount }]);
+  }
+
+  /**
+   * Applies legs and pool changes as one step. Throws -1131 (nothing changed) when a user balance
+   * part or the fee or insurance pool would end negative, -1171 for an unknown account, and a plain
+   * Error when the step is unbalanced or a leg changing a total names no flow type (a bug of the caller).
+   */
+  post(legs: readonly Posting[], pools: readonly PoolPosting[] = []): void {
+    this.check(legs, pools);
+    this.apply(legs, pools);
+  }
+
+  private check(legs: readonly Posting[], pools: readonly PoolPosting[]): void {
+    const net = new Map<string, Amount>();
+    const finals = new Map<string, { accountId: AccountId; asset: string; free: Amount; locked: Amount }>();
+    for (const leg of legs) {
+      if (!this.accountsById.has(leg.accountId)) throw venueError(-1171, [], { accountId: leg.accountId });
+      const df = leg.free ?? 0n;
+      const dl = leg.locked ?? 0n;
+      if (df + dl !== 0n && leg.flow === undefined) throw new Error(`ledger: a leg changing the total of ${leg.asset} in ${leg.accountId} names no flow type`);
+      net.set(leg.asset, (net.get(leg.asset) ?? 0n) + df + dl);
+      const key = `${leg.accountId}|${leg.asset}`;
+      let f = finals.get(key);
+      if (!f) {
+        const b = this.balance(leg.accountId, leg.asset);
+        f = { accountId: leg.accountId, asset: leg.asset, free: b.free, locked: b.locked };
+        finals.set(key, f);
+      }
+      f.free += df;
+      f.locked += dl;
+    }
+    for (const f of finals.values()) {
+      if (f.free < 0n || f.locked < 0n) {
+        const b = this.balance(f.accountId, f.asset);
+        throw insufficient({ accountId: f.accountId, asset: f.asset, free: b.free.toString(), locked: b.locked.toString(), freeAfter: f.free.toString(), lockedAfter: f.locked.toString() });
+      }
+    }
+    const poolFinals = new Map<string, Amount>();
+    for (const p of pools) {
+      net.set(p.asset, (net.get(p.asset) ?? 0n) + p.delta);
+      const key = `${p.pool}|${p.asset}`;
+      poolFinals.set(key, (poolFinals.get(key) ?? this.pool(p.pool, p.asset)) + p.delta);
+    }
+    for (const [key, v] of poolFinals) {
+      if (v < 0n && (key.startsWith('fees|') || key.startsWith('insurance|'))) throw insufficient({ pool: key, after: v.toString() });
+    }
+    for (const [asset, v] of net) if (v !== 0n) throw new Error(`ledger: unbalanced step in ${asset}: ${v} units would be made or lost`);
+  }
+
+  private apply(legs: readonly Posting[], pools: readonly PoolPosting[]): void {
+    const time = this.clock.now();
+    // Each flow entry's total is the running total after it, starting from the total before the step.
+    const flowSums: { accountId: AccountId; asset: string; flow: FlowType; change: Amount; before: Amount }[] = [];
+    for (const leg of legs) {
+      const change = (leg.free ?? 0n) + (leg.locked ?? 0n);
+      if (change === 0n || leg.flow === undefined) continue;
+      const s = flowSums.find((x) => x.accountId === leg.accountId && x.asset === leg.asset && x.flow === leg.flow);
+      if (s) s.change += change;
+      else {
+        const b = this.balance(leg.accountId, leg.asset);
+        flowSums.push({ accountId: leg.accountId, asset: leg.asset, flow: leg.flow, change, before: b.free + b.locked });
+      }
+    }
+    for (const leg of legs) {
+      const b = this.mutableBalance(leg.accountId, leg.asset);
+      b.free += leg.free ?? 0n;
+      b.locked += leg.locked ?? 0n;
+    }
+    const running = new Map<string, Amount>();
+    for (const s of flowSums) {
+      if (s.change === 0n) continue;
+      const key = `${s.accountId}|${s.asset}`;
+      const total = (running.get(key) ?? s.before) + s.change;
+      running.set(key, total);
+      this.pushFlow({ id: this.flowIds.take(), accountId: s.accountId, asset: s.asset, flowType: s.flow, change: s.change, total, time });
+    }
+    for (const p of pools) {
+      if (p.delta === 0n) continue;
+      const key = `${p.pool}|${p.asset}`;
+      const v = (this.pools.get(key) ?? 0n) + p.delta;
+      this.pools.set(key, v);
+      if (p.pool === 'outside') {
+        const m = p.delta < 0n ? this.inflow : this.outflow;
+        m.set(p.asset, (m.get(p.asset) ?? 0n) + (p.delta < 0n ? -p.delta : p.delta));
+      } else if (p.pool === 'insurance') {
+        this.insurance.push({ id: this.insuranceIds.take(), timestamp: time, value: v, unit: p.asset });
+      }
+    }
+  }
+
+  private mutableBalance(accountId: AccountId, asset: string): MutableBalance {
+    let m = this.balancesByAccount.get(accountId);
+    if (!m) {
+      m = new Map();
+      this.balancesByAccount.set(accountId, m);
+    }
+    let b = m.get(asset);
+    if (!b) {
+      b = { free: 0n, locked: 0n };
+      m.set(asset, b);
+    }
+    return b;
+  }
+
+  private pushFlow(f: FlowEntry): void {
+    let list = this.flowsByAccount.get(f.accountId);
+    if (!list) {
+      list = [];
+      this.flowsByAccount.set(f.accountId, list);
+    }
+    list.push(f);
+    if (list.length > 2 * this.maxFlows) list.splice(0, list.length - this.maxFlows);
+  }
+
+  /** Returns, per asset, where the money sits and how much came in and left; users + fees + insurance + clearing = inflow − outflow. */
+  audit(): AssetAudit[] {
+    const assets = new Set<string>();
+    const users = new Map<string, Amount>();
+    for (const m of this.balancesByAccount.values()) {
+      for (const [asset, b] of m) {
+        assets.add(asset);
+        users.set(asset, (users.get(asset) ?? 0n) + b.free + b.locked);
+      }
+    }
+    for (const key of this.pools.keys()) assets.add(key.slice(key.indexOf('|') + 1));
+    return [...assets].sort().map((asset) => ({
+      asset,
+      users: users.get(asset) ?? 0n,
+      fees: this.pool('fees', asset),
+      insurance: this.pool('insurance', asset),
+      clearing: this.pool('clearing', asset),
+      inflow: this.inflow.get(asset) ?? 0n,
+      outflow: this.outflow.get(asset) ?? 0n,
+    }));
+  }
+
+  /** Returns the store's whole state as plain JSON-ready data in a canonical order (bigints as strings). */
+  snapshotData(): unknown {
+    const users = [...this.users.keys()].sort().map((u) => [u, this.accounts(u).map((a) => [a.accountId, a.accountType, a.accountIndex, a.accountName])]);
+    const keys = [...this.keys.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.userId, v.accountIndex]);
+    const balances = [...this.balancesByAccount.keys()].sort().map((id) => [id, this.balances(id).map((b) => [b.asset, b.free.toString(), b.locked.toString()])]);
+    const pools = POOLS.map((p) => [p, [...this.pools.entries()].filter(([k]) => k.startsWith(`${p}|`)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString()])]);
+    const flows = [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flowsByAccount.get(id)!.map((f) => [f.id, f.asset, f.flowType, f.change.toString(), f.total.toString(), f.time])]);
+    const insurance = this.insurance.map((r) => [r.id, r.timestamp, r.value.toString(), r.unit]);
+    const ids = [this.userIds.peek(), this.accountIds.peek(), this.flowIds.peek(), this.insuranceIds.peek()];
+    return { users, keys, balances, pools, flows, insurance, ids };
+  }
+}

@@ -1,0 +1,68 @@
+/** Spot fill settlement: base and quote change hands between buyer and seller, locked funds are released, fees are charged, in one balanced step. */
+import { mulAmount, ONE, toAmount, type Amount } from './amount.ts';
+import type { BalanceBook } from './balances.ts';
+import { insufficient, invalidParam } from './errors.ts';
+import type { FeeRates, PoolPosting, Posting, SpotFill, SpotFillResult } from './types.ts';
+
+/** Fee rates as Amounts (10^18 = 100%). */
+export interface FeeRateAmounts {
+  readonly maker: Amount;
+  readonly taker: Amount;
+}
+
+/** Returns fee rates parsed from decimal strings; throws -1130 when a rate is not in [0, 1). */
+export function parseFeeRates(rates: FeeRates): FeeRateAmounts {
+  const maker = toAmount(rates.maker, 'maker');
+  const taker = toAmount(rates.taker, 'taker');
+  for (const [field, v] of [['maker', maker], ['taker', taker]] as const) {
+    if (v < 0n || v >= ONE) throw invalidParam(field, 'a fee rate must be at least 0 and below 1', { rate: v.toString() });
+  }
+  return { maker, taker };
+}
+
+/**
+ * Returns the fee on `amount` at `rate`, rounded up to the 10^-18 unit: the venue never charges
+ * less than the exact rate, and a fee is never larger than the amount it is taken from (rate < 1).
+ */
+export function feeOn(amount: Amount, rate: Amount): Amount {
+  return mulAmount(amount, rate, 'ceil');
+}
+
+/**
+ * Settles one spot fill on `book` atomically and returns what moved. The buyer pays price × qty
+ * quote (rounded up when the product passes 18 decimals) from locked quote and receives base less
+ * its fee; the seller delivers qty base from locked base and receives quote less its fee. Each side's
+ * `release` beyond its payment returns to free. Throws -1131 (nothing changed) when a side's
+ * locked funds are short or its release is below its payment.
+ */
+export function settleSpotFill(book: BalanceBook, fill: SpotFill, ratesOf: (accountId: string) => FeeRateAmounts): SpotFillResult {
+  const { base, quote, price, qty, buyer, seller } = fill;
+  if (qty <= 0n) throw invalidParam('quantity', 'a fill quantity must be positive', { qty: qty.toString() });
+  if (price <= 0n) throw invalidParam('price', 'a fill price must be positive', { price: price.toString() });
+  const quoteQty = mulAmount(price, qty, 'ceil');
+  const buyerRelease = buyer.release ?? quoteQty;
+  const sellerRelease = seller.release ?? qty;
+  if (buyerRelease < quoteQty) throw insufficient({ side: 'buyer', accountId: buyer.accountId, release: buyerRelease.toString(), pays: quoteQty.toString() });
+  if (sellerRelease < qty) throw insufficient({ side: 'seller', accountId: seller.accountId, release: sellerRelease.toString(), pays: qty.toString() });
+  const buyerRates = ratesOf(buyer.accountId);
+  const sellerRates = ratesOf(seller.accountId);
+  const buyerFee = feeOn(qty, buyer.isMaker ? buyerRates.maker : buyerRates.taker);
+  const sellerFee = feeOn(quoteQty, seller.isMaker ? sellerRates.maker : sellerRates.taker);
+  const legs: Posting[] = [
+    { accountId: buyer.accountId, asset: quote, locked: -buyerRelease, free: buyerRelease - quoteQty, flow: 'TRADE' },
+    { accountId: buyer.accountId, asset: base, free: qty, flow: 'TRADE' },
+    { accountId: seller.accountId, asset: base, locked: -sellerRelease, free: sellerRelease - qty, flow: 'TRADE' },
+    { accountId: seller.accountId, asset: quote, free: quoteQty, flow: 'TRADE' },
+  ];
+  const pools: PoolPosting[] = [];
+  if (buyerFee > 0n) {
+    legs.push({ accountId: buyer.accountId, asset: base, free: -buyerFee, flow: 'FEE' });
+    pools.push({ pool: 'fees', asset: base, delta: buyerFee });
+  }
+  if (sellerFee > 0n) {
+    legs.push({ accountId: seller.accountId, asset: quote, free: -sellerFee, flow: 'FEE' });
+    pools.push({ pool: 'fees', asset: quote, delta: sellerFee });
+  }
+  book.post(legs, pools);
+  return { quoteQty, buyerFee, sellerFee };
+}

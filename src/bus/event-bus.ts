@@ -34,7 +34,8 @@ export interface BusStats extends DispatchStats {
  *
  * Guarantees: every stream is hot and cold-safe (a subscriber sees only events published after it
  * subscribed, never a replay); every subscriber sees events in publish order, also when a handler
- * publishes; a subscriber that throws is isolated: the bus, the other subscribers and the thrower
+ * publishes; one event reaches `events$` subscribers first, then those of its kind, then those of its
+ * kind and symbol, each group in subscription order; a subscriber that throws is isolated: the bus, the other subscribers and the thrower
  * itself keep receiving later events, and the failure is logged. An error thrown inside an Rx
  * operator chain follows RxJS's contract instead: that one chain ends with the error, the rest
  * carries on. `close()` completes every stream and ends every `latest` mailbox.

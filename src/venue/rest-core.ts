@@ -1,0 +1,159 @@
+/** The request pipeline of the REST client: budget, sign, send over the pool, interpret; clock offset and the -1021 retry. */
+import type { Clock } from '../core/clock.ts';
+import { ConfigError, VenueError } from '../core/errors.ts';
+import { redactText, silentLogger, type Logger } from '../core/logger.ts';
+import type { RateLimit } from '../model/index.ts';
+import { failureError, interpretAnswer, type RequestContext } from './answer.ts';
+import { ENDPOINTS } from './catalogue.ts';
+import { RateBudgets, type BudgetOptions, type RateLimitSpec } from './budgets.ts';
+import { chargedWeight, isSigned, type Endpoint } from './endpoint.ts';
+import { HttpFailure, HttpTransport, type HttpRequest, type HttpTimeouts } from './http.ts';
+import { encodeParams, signRequest, Signer, DEFAULT_SPLIT_QUERY_KEYS, type Params, type Placement } from './signing.ts';
+
+export interface RestClientOptions {
+  /** e.g. `https://api.example.com` or `http://127.0.0.1:8080`; paths of venue-api.md are appended to it. */
+  baseUrl: string;
+  /** Needed for signed endpoints. Taken from the caller (the environment), never logged. */
+  apiKey?: string;
+  secret?: string;
+  clock: Clock;
+  /** Sent with signed requests when set; the venue defaults to 5000. */
+  recvWindow?: number;
+  /** Where parameters of POST, PUT and DELETE requests go (default 'body'); GET always uses the query. */
+  placement?: Placement;
+  /** Keys kept in the query under 'split' placement (default symbol, side, type, timeInForce). */
+  splitQueryKeys?: Iterable<string>;
+  timeouts?: Partial<HttpTimeouts>;
+  connections?: number;
+  keepAliveMs?: number;
+  /** Rate budgets to share, or options for the client's own. */
+  budgets?: RateBudgets | (BudgetOptions & { limits?: readonly RateLimitSpec[] });
+  logger?: Logger;
+}
+
+const CODE_INVALID_TIMESTAMP = -1021;
+
+/** The machinery behind every typed endpoint method. */
+export class RestCore {
+  readonly budgets: RateBudgets;
+  protected readonly clock: Clock;
+  private readonly http: HttpTransport;
+  private readonly apiKey: string | undefined;
+  private readonly signer: Signer | undefined;
+  private readonly recvWindow: number | undefined;
+  private readonly placement: Placement;
+  private readonly splitQueryKeys: ReadonlySet<string>;
+  private readonly log: Logger;
+  private offsetMs = 0;
+
+  constructor(opts: RestClientOptions) {
+    let origin: URL;
+    try {
+      origin = new URL(opts.baseUrl);
+    } catch (err) {
+      throw new ConfigError('baseUrl', `must be an absolute http(s) URL, got ${JSON.stringify(opts.baseUrl)}`, { cause: err });
+    }
+    if (origin.protocol !== 'http:' && origin.protocol !== 'https:') throw new ConfigError('baseUrl', `must use http or https, got ${origin.protocol}`);
+    if (origin.pathname !== '/' && origin.pathname !== '') throw new ConfigError('baseUrl', 'must not carry a path (the endpoint paths are absolute)');
+    if ((opts.apiKey === undefined) !== (opts.secret === undefined)) throw new ConfigError('apiKey', 'apiKey and secret must be given together');
+    if (opts.recvWindow !== undefined && (!Number.isInteger(opts.recvWindow) || opts.recvWindow <= 0 || opts.recvWindow > 60_000)) {
+      throw new ConfigError('recvWindow', `must be an integer number of ms in 1..60000 (5000 or less recommended), got ${opts.recvWindow}`);
+    }
+    this.clock = opts.clock;
+    this.apiKey = opts.apiKey;
+    this.signer = opts.secret === undefined ? undefined : new Signer(opts.secret);
+    this.recvWindow = opts.recvWindow;
+    this.placement = opts.placement ?? 'body';
+    this.splitQueryKeys = opts.splitQueryKeys ? new Set(opts.splitQueryKeys) : DEFAULT_SPLIT_QUERY_KEYS;
+    this.log = opts.logger ?? silentLogger();
+    this.budgets = opts.budgets instanceof RateBudgets ? opts.budgets : new RateBudgets(opts.clock, opts.budgets?.limits, opts.budgets);
+    this.http = new HttpTransport(origin.origin, { clock: opts.clock, timeouts: opts.timeouts, connections: opts.connections, keepAliveMs: opts.keepAliveMs });
+  }
+
+  /** Returns the current estimate of serverTime − local time in ms. */
+  clockOffsetMs(): number {
+    return this.offsetMs;
+  }
+
+  /** Measures the clock offset from GET /openapi/v1/time against the midpoint of the round trip; returns it. */
+  async syncTime(): Promise<number> {
+    const t0 = this.clock.now();
+    const { serverTime } = await this.call(ENDPOINTS.time, {});
+    const t1 = this.clock.now();
+    this.offsetMs = Math.round(serverTime - (t0 + t1) / 2);
+    this.log.debug({ offsetMs: this.offsetMs, rttMs: t1 - t0 }, 'venue clock offset');
+    return this.offsetMs;
+  }
+
+  /** Applies brokerInfo's rateLimits to the budgets. */
+  applyRateLimits(rateLimits: readonly (RateLimit | RateLimitSpec)[]): void {
+    this.budgets.setLimits(rateLimits);
+  }
+
+  /** Closes the pool and fails requests still waiting for budget. */
+  async close(): Promise<void> {
+    this.budgets.close(new ConfigError('client', 'closed'));
+    await this.http.close();
+  }
+
+  /** Sends one request to `ep` and returns its parsed answer; a -1021 refusal resyncs the clock and retries once. */
+  async call<P, T>(ep: Endpoint<P, T>, params: P): Promise<T> {
+    try {
+      return await this.attempt(ep, params);
+    } catch (err) {
+      if (!(err instanceof VenueError) || err.venueCode !== CODE_INVALID_TIMESTAMP || !isSigned(ep)) throw err;
+      this.log.info({ endpoint: ep.name }, 'venue said -1021: resyncing the clock and retrying once');
+      await this.syncTime();
+      return this.attempt(ep, params);
+    }
+  }
+
+  private async attempt<P, T>(ep: Endpoint<P, T>, params: P): Promise<T> {
+    const signed = isSigned(ep);
+    if (signed && (this.signer === undefined || this.apiKey === undefined)) {
+      throw new ConfigError('apiKey', `${ep.name} is a signed endpoint (${ep.security}): the client needs apiKey and secret`);
+    }
+    await this.budgets.acquire({ weight: chargedWeight(ep), orders: ep.countsOrders ? 1 : 0, signed });
+    const req = this.build(ep, params as Params, signed);
+    const ctx = contextOf(ep, req, params as Params);
+    const started = this.clock.now();
+    let answer;
+    try {
+      answer = await this.http.send(req);
+    } catch (err) {
+      this.log.warn({ ...ctx, err: err instanceof Error ? err.message : String(err) }, 'venue request failed');
+      throw err instanceof HttpFailure ? failureError(ep as Endpoint<unknown, unknown>, ctx, err) : err;
+    }
+    this.log.debug({ ...ctx, status: answer.status, ms: this.clock.now() - started }, 'venue answer');
+    const value = interpretAnswer(ep as Endpoint<unknown, T>, ctx, answer, this.budgets);
+    this.budgets.succeeded({ weight: 0, orders: ep.countsOrders ? 1 : 0, signed });
+    return value;
+  }
+
+  private build(ep: Endpoint<unknown, unknown>, params: Params, signed: boolean): HttpRequest {
+    const headers: Record<string, string> = {};
+    let query: string;
+    let body: string;
+    if (signed) {
+      const all: Record<string, Params[string]> = { ...params };
+      if (this.recvWindow !== undefined) all['recvWindow'] = this.recvWindow;
+      all['timestamp'] = Math.round(this.clock.now() + this.offsetMs);
+      const enc = signRequest(this.signer!, all, ep.method === 'GET' ? 'query' : this.placement, this.splitQueryKeys);
+      query = enc.query;
+      body = enc.body;
+      headers['x-bh-apikey'] = this.apiKey!;
+    } else {
+      query = encodeParams(params);
+      body = '';
+    }
+    if (body.length > 0) headers['content-type'] = 'application/x-www-form-urlencoded';
+    return { method: ep.method, path: query.length > 0 ? `${ep.path}?${query}` : ep.path, headers, body: body.length > 0 ? body : undefined };
+  }
+}
+
+function contextOf(ep: Endpoint<unknown, unknown>, req: HttpRequest, params: Params): RequestContext {
+  const id = params['clientOrderId'] ?? params['newClientOrderId'] ?? params['origClientOrderId'];
+  const ctx: RequestContext = { endpoint: ep.name, method: ep.method, path: redactText(req.path) };
+  if (id !== undefined) ctx.clientOrderId = String(id);
+  return ctx;
+}

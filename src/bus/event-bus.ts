@@ -1,11 +1,12 @@
 /** The event bus: one place every normalised event is published, read as RxJS streams per kind and symbol, dispatched synchronously inside. */
-import { config as rxConfig, Observable, type SchedulerLike } from 'rxjs';
+import { Observable, type SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { BhError } from '../core/errors.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import type { BusEvent, EventKind, EventOf, SymbolEventKind } from '../model/events.ts';
 import { Latest } from './conflate.ts';
 import { Dispatcher, type DispatchStats, type Handler, type Unsubscribe } from './dispatcher.ts';
+import { routeRxErrorsTo } from './rx-errors.ts';
 import { schedulerFromClock } from './scheduler.ts';
 
 /** How to build a bus. */
@@ -38,7 +39,7 @@ export interface BusStats extends DispatchStats {
  * kind and symbol, each group in subscription order; a subscriber that throws is isolated: the bus, the other subscribers and the thrower
  * itself keep receiving later events, and the failure is logged. An error thrown inside an Rx
  * operator chain follows RxJS's contract instead: that one chain ends with the error, the rest
- * carries on. `close()` completes every stream and ends every `latest` mailbox.
+ * carries on. Errors RxJS cannot deliver are logged to the newest open bus (see rx-errors.ts). `close()` completes every stream and ends every `latest` mailbox.
  */
 export class EventBus {
   /** Every event, in publish order. */
@@ -48,6 +49,7 @@ export class EventBus {
   private readonly logger: Logger;
   private readonly clock: Clock | undefined;
   private rxScheduler: SchedulerLike | undefined;
+  private readonly detachRxErrors: () => void;
   private closed = false;
 
   constructor(opts: EventBusOptions = {}) {
@@ -55,7 +57,7 @@ export class EventBus {
     this.clock = opts.clock;
     this.dispatcher = new Dispatcher(this.logger, opts.freeze ?? process.env['NODE_ENV'] !== 'production');
     this.events$ = this.stream((h) => this.dispatcher.addAll(h, 'events$'));
-    routeRxErrorsTo(this.logger);
+    this.detachRxErrors = routeRxErrorsTo(this.logger);
   }
 
   /** An RxJS scheduler on the bus's clock, for debounceTime, throttleTime, timeout, interval and friends. */
@@ -119,6 +121,7 @@ export class EventBus {
     this.closed = true;
     for (const complete of [...this.completers]) complete();
     this.completers.clear();
+    this.detachRxErrors();
   }
 
   /** Returns the bus's counters. */
@@ -144,14 +147,3 @@ export class EventBus {
 }
 
 function noop(): void {}
-
-/**
- * RxJS catches an error thrown by a subscriber's own `next` (the subscription stays open) and an
- * unhandled error notification, then rethrows either on a timer unless `config.onUnhandledError`
- * is set, which would crash the process. Route them to the log instead; an application that set its
- * own handler keeps it.
- */
-function routeRxErrorsTo(logger: Logger): void {
-  if (rxConfig.onUnhandledError) return;
-  rxConfig.onUnhandledError = (err: unknown) => logger.error({ err }, 'bus stream subscriber threw; isolated by RxJS');
-}

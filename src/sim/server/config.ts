@@ -1,0 +1,274 @@
+/** The simulated venue's configuration (config/venue.yaml): one zod schema that is also the type, with errors naming the bad key's path. */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../../core/errors.ts';
+import { isDecimalString } from '../../core/fixed.ts';
+import { PERMISSION_PRESETS, type Permission } from './auth.ts';
+import { faultSchema } from './faults.ts';
+
+const decimal = z.string().refine(isDecimalString, 'must be a decimal number written as a string, e.g. "0.01"');
+const positiveDecimal = decimal.refine((s) => /[1-9]/.test(s) && !s.startsWith('-'), 'must be a positive decimal');
+const balances = z.record(z.string().regex(/^[A-Z0-9]{2,16}$/, 'asset names are 2-16 capital letters or digits'), decimal);
+
+const filter = z.discriminatedUnion('filterType', [
+  z.strictObject({ filterType: z.literal('PRICE_FILTER'), minPrice: positiveDecimal, maxPrice: positiveDecimal, tickSize: positiveDecimal }),
+  z.strictObject({ filterType: z.literal('LOT_SIZE'), minQty: positiveDecimal, maxQty: positiveDecimal, stepSize: positiveDecimal }),
+  z.strictObject({ filterType: z.literal('MIN_NOTIONAL'), minNotional: decimal }),
+]);
+
+const status = z.enum(['TRADING', 'HALT', 'BREAK']).default('TRADING');
+
+const spotSymbol = z.strictObject({
+  symbol: z.string().regex(/^[A-Z0-9]{4,20}$/, 'spot symbols are 4-20 capital letters or digits'),
+  status,
+  baseAsset: z.string(),
+  quoteAsset: z.string(),
+  baseAssetPrecision: positiveDecimal,
+  quotePrecision: positiveDecimal,
+  icebergAllowed: z.boolean().default(false),
+  filters: z.array(filter).min(1),
+  /** Price the market agents start from. */
+  initialPrice: positiveDecimal.optional(),
+});
+
+const riskLimit = z.strictObject({
+  riskLimitId: z.string().regex(/^\d+$/),
+  quantity: positiveDecimal,
+  initialMargin: positiveDecimal,
+  maintMargin: positiveDecimal,
+});
+
+const contract = z.strictObject({
+  symbol: z.string().regex(/^[A-Z0-9-]{4,24}$/, 'contract symbols are 4-24 capital letters, digits or dashes'),
+  symbolName: z.string().optional(),
+  status,
+  baseAssetPrecision: positiveDecimal,
+  quoteAsset: z.string(),
+  quoteAssetPrecision: positiveDecimal,
+  icebergAllowed: z.boolean().default(false),
+  inverse: z.boolean(),
+  index: z.string(),
+  marginToken: z.string(),
+  marginPrecision: positiveDecimal,
+  contractMultiplier: positiveDecimal,
+  underlying: z.string().optional(),
+  filters: z.array(filter).min(1),
+  riskLimits: z.array(riskLimit).min(1),
+  initialPrice: positiveDecimal.optional(),
+  /** Funding rate per 8 hours the venue predicts for this contract. */
+  fundingRate: decimal.default('0.0001'),
+});
+
+const permissions = z.union([
+  z.enum(Object.keys(PERMISSION_PRESETS) as [string, ...string[]]),
+  z.array(z.enum(['TRADE', 'USER_DATA', 'USER_STREAM', 'WALLET'])).min(1),
+]).default('all');
+
+const apiKey = z.string().regex(/^[A-Za-z0-9]{64}$/, 'an API key is 64 letters or digits');
+const secret = z.string().min(16, 'a secret is at least 16 characters');
+
+const extraKey = z.strictObject({
+  apiKey,
+  secret,
+  permissions,
+  enabled: z.boolean().default(true),
+  ipWhitelist: z.array(z.string()).default([]),
+});
+
+const accountBalances = z.strictObject({
+  /** Token trading account (type 1). */
+  spot: balances.default({}),
+  /** Contract account (type 3), by margin token. */
+  contract: balances.default({}),
+});
+
+const subAccount = z.strictObject({
+  name: z.string(),
+  index: z.number().int().min(1),
+  keys: z.array(extraKey).default([]),
+  balances: accountBalances.default({ spot: {}, contract: {} }),
+});
+
+const account = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  keys: z.array(extraKey).min(1),
+  balances: accountBalances.default({ spot: {}, contract: {} }),
+  subAccounts: z.array(subAccount).default([]),
+  /** Addresses the account may withdraw to. */
+  withdrawAddresses: z.array(z.string()).default([]),
+});
+
+const feeRates = z.strictObject({ maker: decimal, taker: decimal });
+
+const rateLimit = z.strictObject({
+  rateLimitType: z.enum(['REQUEST_WEIGHT', 'REQUESTS_WEIGHT', 'ORDERS']).transform((t) => (t === 'REQUESTS_WEIGHT' ? 'REQUEST_WEIGHT' : t)),
+  interval: z.enum(['SECOND', 'MINUTE', 'DAY']),
+  limit: z.number().int().positive(),
+});
+
+const agent = z.strictObject({
+  symbol: z.string(),
+  kind: z.enum(['maker', 'taker', 'noise']),
+  /** How often the agent acts, in ms of the venue's clock. */
+  everyMs: z.number().int().min(10).default(1000),
+  /** Levels a maker keeps on each side. */
+  levels: z.number().int().min(1).max(100).default(10),
+  /** Quantity per order, in the symbol's quantity unit. */
+  qty: positiveDecimal.optional(),
+  /** Distance between a maker's levels in ticks. */
+  spreadTicks: z.number().int().min(1).default(1),
+});
+
+const serverSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8080),
+  seed: z.number().int().default(1),
+  /** Where the venue keeps its state across restarts; none when absent. */
+  stateFile: z.string().optional(),
+  maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
+  depthPushMs: z.strictObject({
+    spotDepth: z.number().int().min(10).default(300),
+    spotMergedDepth: z.number().int().min(10).default(300),
+    contractDepth: z.number().int().min(10).default(3000),
+    contractMergedDepth: z.number().int().min(10).default(500),
+  }).default({ spotDepth: 300, spotMergedDepth: 300, contractDepth: 3000, contractMergedDepth: 500 }),
+  userStream: z.strictObject({
+    pingIntervalMs: z.number().int().min(10).default(30_000),
+    connectionCapMs: z.number().int().min(1000).default(86_400_000),
+    listenKeyValidityMs: z.number().int().min(1000).default(3_600_000),
+  }).default({ pingIntervalMs: 30_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000 }),
+  marketStream: z.strictObject({
+    idleTimeoutMs: z.number().int().min(1000).default(300_000),
+  }).default({ idleTimeoutMs: 300_000 }),
+});
+
+export const venueConfigSchema = z.strictObject({
+  venue: z.strictObject({
+    timezone: z.string().default('UTC'),
+    exchangeId: z.string().default('301'),
+  }).default({ timezone: 'UTC', exchangeId: '301' }),
+  server: serverSchema.default(() => serverSchema.parse({})),
+  rateLimits: z.array(rateLimit).default([
+    { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', limit: 1500 },
+    { rateLimitType: 'ORDERS', interval: 'SECOND', limit: 20 },
+    { rateLimitType: 'ORDERS', interval: 'DAY', limit: 350000 },
+  ]),
+  bans: z.strictObject({
+    minMs: z.number().int().positive().default(120_000),
+    maxMs: z.number().int().positive().default(259_200_000),
+    /** Multiplies every ban length (below 1 in tests). */
+    scale: z.number().positive().default(1),
+  }).default({ minMs: 120_000, maxMs: 259_200_000, scale: 1 }),
+  instruments: z.strictObject({
+    spot: z.array(spotSymbol).default([]),
+    contracts: z.array(contract).default([]),
+  }),
+  accounts: z.array(account).default([]),
+  fees: z.strictObject({
+    spot: feeRates.default({ maker: '0.001', taker: '0.001' }),
+    contract: feeRates.default({ maker: '0.0002', taker: '0.0006' }),
+  }).default({ spot: { maker: '0.001', taker: '0.001' }, contract: { maker: '0.0002', taker: '0.0006' } }),
+  agents: z.array(agent).default([]),
+  faults: faultSchema.default(() => faultSchema.parse({})),
+});
+
+export type VenueConfig = z.infer<typeof venueConfigSchema>;
+export type VenueConfigInput = z.input<typeof venueConfigSchema>;
+export type AccountConfig = z.infer<typeof account>;
+export type KeyConfig = z.infer<typeof extraKey>;
+export type SpotSymbolConfig = z.infer<typeof spotSymbol>;
+export type ContractConfig = z.infer<typeof contract>;
+
+/** Returns the permissions a key config names (a preset name or a list). */
+export function permissionsOf(p: KeyConfig['permissions']): readonly Permission[] {
+  return typeof p === 'string' ? PERMISSION_PRESETS[p]! : p;
+}
+
+/** Returns `${VAR}` references in every string replaced by the environment's values; throws ConfigError naming the path of an unset one. */
+export function substituteEnv(v: unknown, env: NodeJS.ProcessEnv, path = ''): unknown {
+  if (typeof v === 'string') {
+    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const val = env[name];
+      if (val === undefined) throw new ConfigError(path, `environment variable ${name} is not set`);
+      return val;
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substituteEnv(x, env, `${path}[${i}]`));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = substituteEnv(x, env, path ? `${path}.${k}` : k);
+    return out;
+  }
+  return v;
+}
+
+/** Returns the validated config of an already-parsed object; throws ConfigError naming the first bad key's path and rule. */
+export function parseVenueConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): VenueConfig {
+  const r = venueConfigSchema.safeParse(substituteEnv(raw ?? {}, env));
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const path = issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+    throw new ConfigError(path, issue.message, { context: { issues: r.error.issues.length } });
+  }
+  crossCheck(r.data);
+  return r.data;
+}
+
+/** Returns the validated config of a YAML file. */
+export function loadVenueConfig(file: string, env: NodeJS.ProcessEnv = {}): VenueConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(file, 'cannot be read', { cause: e });
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(file, `is not valid YAML: ${(e as Error).message}`, { cause: e });
+  }
+  return parseVenueConfig(raw, env);
+}
+
+/** Checks rules that span keys: unique symbols and keys, contracts naming known indices, filters present. */
+function crossCheck(c: VenueConfig): void {
+  const symbols = new Set<string>();
+  c.instruments.spot.forEach((s, i) => {
+    if (symbols.has(s.symbol)) throw new ConfigError(`instruments.spot[${i}].symbol`, `duplicate symbol ${s.symbol}`);
+    symbols.add(s.symbol);
+    needFilters(s.filters, `instruments.spot[${i}].filters`);
+  });
+  c.instruments.contracts.forEach((k, i) => {
+    if (symbols.has(k.symbol)) throw new ConfigError(`instruments.contracts[${i}].symbol`, `duplicate symbol ${k.symbol}`);
+    symbols.add(k.symbol);
+    needFilters(k.filters, `instruments.contracts[${i}].filters`);
+  });
+  const keys = new Set<string>();
+  const names = new Set<string>();
+  c.accounts.forEach((a, i) => {
+    if (names.has(a.name)) throw new ConfigError(`accounts[${i}].name`, `duplicate account name ${a.name}`);
+    names.add(a.name);
+    const all = [...a.keys.map((k, j) => [k, `accounts[${i}].keys[${j}]`] as const),
+      ...a.subAccounts.flatMap((s, si) => s.keys.map((k, j) => [k, `accounts[${i}].subAccounts[${si}].keys[${j}]`] as const))];
+    for (const [k, path] of all) {
+      if (keys.has(k.apiKey)) throw new ConfigError(`${path}.apiKey`, 'duplicate apiKey');
+      keys.add(k.apiKey);
+    }
+    const idx = new Set<number>();
+    a.subAccounts.forEach((s, si) => {
+      if (idx.has(s.index)) throw new ConfigError(`accounts[${i}].subAccounts[${si}].index`, `duplicate sub-account index ${s.index}`);
+      idx.add(s.index);
+    });
+  });
+  c.agents.forEach((g, i) => {
+    if (!symbols.has(g.symbol)) throw new ConfigError(`agents[${i}].symbol`, `unknown symbol ${g.symbol}`);
+  });
+}
+
+function needFilters(fs: readonly { filterType: string }[], path: string): void {
+  for (const t of ['PRICE_FILTER', 'LOT_SIZE']) {
+    if (!fs.some((f) => f.filterType === t)) throw new ConfigError(path, `needs a ${t}`);
+  }
+}

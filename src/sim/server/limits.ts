@@ -1,0 +1,141 @@
+/** Request-weight and ORDERS limits on the injected clock, and the growing IP ban for clients that ignore 429. */
+import type { Clock } from '../../core/clock.ts';
+import { ApiError, apiError } from './errors.ts';
+
+export type LimitType = 'REQUEST_WEIGHT' | 'ORDERS';
+export type LimitInterval = 'SECOND' | 'MINUTE' | 'DAY';
+
+/** One line of brokerInfo's rateLimits. */
+export interface RateLimitRule {
+  readonly rateLimitType: LimitType;
+  readonly interval: LimitInterval;
+  readonly limit: number;
+}
+
+/** How long bans last: the first `minMs`, doubling per repeat offence up to `maxMs`, all times `scale`. */
+export interface BanPolicy {
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly scale: number;
+}
+
+export const DEFAULT_BAN_POLICY: BanPolicy = { minMs: 120_000, maxMs: 259_200_000, scale: 1 };
+
+const INTERVAL_MS: Readonly<Record<LimitInterval, number>> = { SECOND: 1_000, MINUTE: 60_000, DAY: 86_400_000 };
+
+interface Window {
+  start: number;
+  used: number;
+}
+
+interface Offender {
+  /** Until when the last 429 told the client to wait. */
+  limitedUntil: number;
+  bannedUntil: number;
+  offences: number;
+}
+
+/**
+ * Fixed windows aligned on the interval (as the venue counts them): weight per client address,
+ * orders per user. A request that arrives while its client still owes a wait after a 429 earns a ban
+ * (418) of min·2^(n−1), capped at max, scaled by `scale`.
+ */
+export class RateLimiter {
+  private readonly weight = new Map<string, Window[]>();
+  private readonly orders = new Map<string, Window[]>();
+  private readonly offenders = new Map<string, Offender>();
+  private readonly weightRules: RateLimitRule[];
+  private readonly orderRules: RateLimitRule[];
+
+  constructor(private readonly clock: Clock, rules: readonly RateLimitRule[], private readonly bans: BanPolicy = DEFAULT_BAN_POLICY) {
+    this.weightRules = rules.filter((r) => r.rateLimitType === 'REQUEST_WEIGHT');
+    this.orderRules = rules.filter((r) => r.rateLimitType === 'ORDERS');
+  }
+
+  /** Throws 418 when `client` is banned, or bans it now if it comes back before the wait of its last 429 ended. */
+  checkBan(client: string): void {
+    const o = this.offenders.get(client);
+    if (!o) return;
+    const now = this.clock.now();
+    if (now < o.bannedUntil) throw banned(o.bannedUntil, now);
+    if (now < o.limitedUntil) {
+      o.offences += 1;
+      const ms = Math.min(this.bans.maxMs, this.bans.minMs * 2 ** Math.min(o.offences - 1, 40)) * this.bans.scale;
+      o.bannedUntil = now + Math.max(1, Math.round(ms));
+      o.limitedUntil = 0;
+      throw banned(o.bannedUntil, now);
+    }
+  }
+
+  /** Charges `weight` to `client`; throws 429 -1003 with Retry-After when a window would overflow. */
+  chargeWeight(client: string, weight: number): void {
+    if (weight <= 0 || this.weightRules.length === 0) return;
+    this.charge(this.weight, this.weightRules, client, weight, client, -1003);
+  }
+
+  /** Counts one new order for `user`; throws 429 -1015 with Retry-After when a window would overflow. */
+  chargeOrder(user: string, client: string): void {
+    if (this.orderRules.length === 0) return;
+    this.charge(this.orders, this.orderRules, user, 1, client, -1015);
+  }
+
+  /** Marks `client` as told to wait until `until` (used by injected 429 storms too). */
+  markLimited(client: string, until: number): void {
+    const o = this.offender(client);
+    o.limitedUntil = Math.max(o.limitedUntil, until);
+  }
+
+  /** Returns the current ban end of `client`, or 0. */
+  bannedUntil(client: string): number {
+    return this.offenders.get(client)?.bannedUntil ?? 0;
+  }
+
+  private charge(store: Map<string, Window[]>, rules: RateLimitRule[], key: string, amount: number, client: string, code: -1003 | -1015): void {
+    const now = this.clock.now();
+    let wins = store.get(key);
+    if (!wins) {
+      wins = rules.map(() => ({ start: 0, used: 0 }));
+      store.set(key, wins);
+    }
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i]!;
+      const w = wins[i]!;
+      const len = INTERVAL_MS[r.interval];
+      const start = now - (now % len);
+      if (w.start !== start) {
+        w.start = start;
+        w.used = 0;
+      }
+      if (w.used + amount > r.limit) {
+        const until = start + len;
+        this.markLimited(client, until);
+        throw limited(code, r, until - now);
+      }
+    }
+    for (const w of wins) w.used += amount;
+  }
+
+  private offender(client: string): Offender {
+    let o = this.offenders.get(client);
+    if (!o) {
+      o = { limitedUntil: 0, bannedUntil: 0, offences: 0 };
+      this.offenders.set(client, o);
+    }
+    return o;
+  }
+}
+
+/** Returns Retry-After in whole seconds (at least 1) for a wait of `ms`. */
+export function retryAfterSeconds(ms: number): string {
+  return String(Math.max(1, Math.ceil(ms / 1000)));
+}
+
+function limited(code: -1003 | -1015, r: RateLimitRule, waitMs: number): ApiError {
+  const base = apiError(code, r.limit, r.interval.toLowerCase());
+  return new ApiError(base.code, base.msg, 429, { 'Retry-After': retryAfterSeconds(waitMs) });
+}
+
+function banned(until: number, now: number): ApiError {
+  const msg = `Way too many requests; IP banned until ${until}. Please use the websocket for live updates to avoid bans.`;
+  return new ApiError(-1003, msg, 418, { 'Retry-After': retryAfterSeconds(until - now) });
+}

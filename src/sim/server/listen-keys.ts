@@ -1,0 +1,91 @@
+/** listenKeys of the user data stream: 64 letters, valid 60 minutes, extended by keepalive, expired on the injected clock. */
+import type { Clock, TimerHandle } from '../../core/clock.ts';
+import type { Rng } from '../../core/random.ts';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+interface Entry {
+  readonly userId: string;
+  expiresAt: number;
+  timer: TimerHandle;
+}
+
+/** Why a key stopped being valid. */
+export type KeyEndReason = 'expired' | 'closed';
+
+/** The listenKeys issued and still valid. */
+export class ListenKeys {
+  private readonly keys = new Map<string, Entry>();
+  private readonly ended: ((key: string, why: KeyEndReason) => void)[] = [];
+
+  constructor(private readonly clock: Clock, private readonly rng: Rng, private readonly validityMs = 3_600_000) {}
+
+  /** Returns a new listenKey for `userId`, valid for the validity period from now. */
+  create(userId: string): string {
+    let key = '';
+    do {
+      key = '';
+      for (let i = 0; i < 64; i++) key += LETTERS[this.rng.int(0, LETTERS.length - 1)];
+    } while (this.keys.has(key));
+    const expiresAt = this.clock.now() + this.validityMs;
+    this.keys.set(key, { userId, expiresAt, timer: this.arm(key, this.validityMs) });
+    return key;
+  }
+
+  /** Extends `key` by the validity period from now when it belongs to `userId`; returns false for an unknown key. */
+  keepalive(key: string, userId: string): boolean {
+    const e = this.keys.get(key);
+    if (!e || e.userId !== userId) return false;
+    e.timer.cancel();
+    e.expiresAt = this.clock.now() + this.validityMs;
+    e.timer = this.arm(key, this.validityMs);
+    return true;
+  }
+
+  /** Closes `key` when it belongs to `userId`; returns false for an unknown key. */
+  close(key: string, userId: string): boolean {
+    const e = this.keys.get(key);
+    if (!e || e.userId !== userId) return false;
+    this.end(key, 'closed');
+    return true;
+  }
+
+  /** Returns the user of a valid key, or undefined. */
+  userOf(key: string): string | undefined {
+    const e = this.keys.get(key);
+    if (!e) return undefined;
+    if (this.clock.now() >= e.expiresAt) {
+      this.end(key, 'expired');
+      return undefined;
+    }
+    return e.userId;
+  }
+
+  /** Returns when `key` expires, or undefined when it is not valid. */
+  expiresAt(key: string): number | undefined {
+    return this.userOf(key) === undefined ? undefined : this.keys.get(key)?.expiresAt;
+  }
+
+  /** Calls `fn` whenever a key expires or is closed. */
+  onEnd(fn: (key: string, why: KeyEndReason) => void): void {
+    this.ended.push(fn);
+  }
+
+  /** Cancels every timer (on shutdown). */
+  dispose(): void {
+    for (const e of this.keys.values()) e.timer.cancel();
+    this.keys.clear();
+  }
+
+  private arm(key: string, ms: number): TimerHandle {
+    return this.clock.setTimeout(() => this.end(key, 'expired'), ms);
+  }
+
+  private end(key: string, why: KeyEndReason): void {
+    const e = this.keys.get(key);
+    if (!e) return;
+    e.timer.cancel();
+    this.keys.delete(key);
+    for (const fn of this.ended) fn(key, why);
+  }
+}

@@ -1,0 +1,298 @@
+/** The market WebSocket at /openapi/quote/ws/v1 (venue-notes.md §3): sub/cancel, snapshots flagged f, pushes on the clock's cadences. */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, type WebSocketServer } from 'ws';
+import type { Clock, TimerHandle } from '../../core/clock.ts';
+import type { Faults } from './faults.ts';
+import type { MarketSource, MarketSourceEvent, WsLevel } from './market-source.ts';
+
+const TOPICS = new Set(['trade', 'depth', 'diffDepth', 'mergedDepth', 'realtimes', 'bookTicker', 'index']);
+const KLINE_INTERVALS = new Set(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']);
+
+/** Push cadences in ms (venue-api.md, Limits: spot depth 300 ms, contract depth 3 s, contract merged 0.5 s). */
+export interface MarketCadences {
+  readonly spotDepth: number;
+  readonly spotMergedDepth: number;
+  readonly contractDepth: number;
+  readonly contractMergedDepth: number;
+}
+
+export interface MarketStreamOptions {
+  readonly cadences: MarketCadences;
+  readonly idleTimeoutMs: number;
+  /** How often index prices are pushed. */
+  readonly indexMs?: number;
+}
+
+interface Sub {
+  readonly conn: Conn;
+  readonly symbol: string;
+  readonly topic: string;
+  readonly params: Record<string, unknown>;
+  readonly id: string | undefined;
+  readonly limit: number;
+}
+
+interface Conn {
+  readonly ws: WebSocket;
+  lastSeen: number;
+  readonly subs: Map<string, Sub>;
+}
+
+/** Market stream connections and their subscriptions, fed by a MarketSource. */
+export class MarketStreams {
+  private readonly conns = new Set<Conn>();
+  /** Subscriptions by `topic|symbol`. */
+  private readonly subs = new Map<string, Set<Sub>>();
+  private readonly dirty = new Set<string>();
+  private readonly diffs = new Map<string, { b: Map<string, string>; a: Map<string, string> }>();
+  private readonly timers: TimerHandle[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly clock: Clock, private readonly src: MarketSource, private readonly faults: Faults, private readonly o: MarketStreamOptions) {
+    const c = o.cadences;
+    this.timers.push(clock.setInterval(() => this.flushDepth('depth', false), c.spotDepth));
+    this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', false), c.spotMergedDepth));
+    this.timers.push(clock.setInterval(() => this.flushDepth('depth', true), c.contractDepth));
+    this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', true), c.contractMergedDepth));
+    this.timers.push(clock.setInterval(() => this.flushDiffs(), Math.min(c.spotDepth, c.contractMergedDepth)));
+    this.timers.push(clock.setInterval(() => this.pushIndex(), o.indexMs ?? 1000));
+    this.timers.push(clock.setInterval(() => this.sweepIdle(), Math.max(1000, Math.floor(o.idleTimeoutMs / 10))));
+    this.unsubscribe = src.subscribe((ev) => this.onEvent(ev));
+  }
+
+  /** Completes a WebSocket upgrade and starts serving the connection. */
+  upgrade(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws));
+  }
+
+  /** Returns how many connections are open. */
+  get size(): number {
+    return this.conns.size;
+  }
+
+  /** Drops every connection without a close frame (the admin route's fault); returns how many. */
+  dropAll(): number {
+    const n = this.conns.size;
+    for (const c of this.conns) c.ws.terminate();
+    return n;
+  }
+
+  /** Closes every connection and stops the timers (on shutdown). */
+  closeAll(): void {
+    for (const t of this.timers) t.cancel();
+    this.unsubscribe();
+    for (const c of [...this.conns]) c.ws.close(1001, 'server stopping');
+  }
+
+  private attach(ws: WebSocket): void {
+    const conn: Conn = { ws, lastSeen: this.clock.now(), subs: new Map() };
+    this.conns.add(conn);
+    ws.on('message', (data, isBinary) => {
+      conn.lastSeen = this.clock.now();
+      if (isBinary) return this.error(conn, '-10000', 'Invalid request!');
+      this.onMessage(conn, data.toString());
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      for (const s of conn.subs.values()) this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
+      conn.subs.clear();
+      this.conns.delete(conn);
+    });
+  }
+
+  private onMessage(conn: Conn, text: string): void {
+    let m: Record<string, unknown>;
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return this.error(conn, '-10000', 'Invalid request!');
+      m = v as Record<string, unknown>;
+    } catch {
+      return this.error(conn, '-10001', 'Invalid JSON!');
+    }
+    if (m['ping'] !== undefined && m['event'] === undefined) {
+      this.send(conn, JSON.stringify({ pong: m['ping'] }));
+      return;
+    }
+    if (m['pong'] !== undefined) return;
+    const event = m['event'];
+    if (event === undefined || event === '') return this.error(conn, '-10003', 'Event required!');
+    if (event !== 'sub' && event !== 'cancel' && event !== 'cancel_all') return this.error(conn, '-10002', 'Invalid event!');
+    const id = typeof m['id'] === 'string' || typeof m['id'] === 'number' ? String(m['id']) : undefined;
+    if (event === 'cancel_all') {
+      for (const s of conn.subs.values()) this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
+      conn.subs.clear();
+      if (id !== undefined) this.send(conn, JSON.stringify({ id, event, code: '0', desc: 'Success' }));
+      return;
+    }
+    const topic = m['topic'];
+    if (typeof topic !== 'string' || topic === '') return this.error(conn, '-10005', 'Topic required!');
+    if (!TOPICS.has(topic) && !(topic.startsWith('kline_') && KLINE_INTERVALS.has(topic.slice(6)))) {
+      if (topic.startsWith('kline')) return this.error(conn, '-10009', 'Invalid period!');
+      return this.error(conn, '-10004', 'Invalid topic!');
+    }
+    const symText = m['symbol'];
+    if (typeof symText !== 'string' || symText.trim() === '') return this.error(conn, '-100003', 'Symbol required!');
+    const symbols = symText.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const known = (s: string): boolean => (topic === 'index' ? this.src.index(s) !== undefined : this.src.hasSymbol(s));
+    if (symbols.length === 0 || symbols.length > 50 || !symbols.every(known)) return this.error(conn, '-100010', 'Invalid Symbols!');
+    const rawParams = m['params'];
+    const params: Record<string, unknown> = typeof rawParams === 'object' && rawParams !== null && !Array.isArray(rawParams) ? { ...(rawParams as Record<string, unknown>) } : {};
+    if (params['binary'] === undefined) params['binary'] = false;
+    if (topic.startsWith('kline_')) params['klineType'] = topic.slice(6);
+    for (const symbol of symbols) {
+      const key = `${topic}|${symbol}`;
+      const old = conn.subs.get(key);
+      if (old) this.subs.get(key)?.delete(old);
+      conn.subs.delete(key);
+      if (event === 'cancel') continue;
+      const sub: Sub = { conn, symbol, topic, params, id, limit: limitOf(topic, params['limit']) };
+      conn.subs.set(key, sub);
+      let set = this.subs.get(key);
+      if (!set) this.subs.set(key, (set = new Set()));
+      set.add(sub);
+      this.push(sub, this.snapshot(sub), true);
+    }
+    if (event === 'cancel' && id !== undefined) this.send(conn, JSON.stringify({ id, event, topic, code: '0', desc: 'Success' }));
+  }
+
+  private snapshot(s: Sub): unknown[] {
+    const now = this.clock.now();
+    switch (s.topic) {
+      case 'trade':
+        return this.src.recentTrades(s.symbol, s.limit).map(tradeEl);
+      case 'depth':
+      case 'mergedDepth':
+      case 'diffDepth':
+        return [this.depthEl(s.symbol, s.topic === 'diffDepth' ? 1000 : s.limit, now)];
+      case 'realtimes':
+        return [this.realtimeEl(s.symbol, now)];
+      case 'bookTicker':
+        return [this.bookTickerEl(s.symbol, now)];
+      case 'index': {
+        const ix = this.src.index(s.symbol);
+        return ix ? [{ symbol: s.symbol, index: ix.index, edp: ix.edp }] : [];
+      }
+      default: {
+        const k = this.src.kline(s.symbol, s.topic.slice(6), now);
+        return k ? [{ t: k.t, s: s.symbol, sn: s.symbol, c: k.c, h: k.h, l: k.l, o: k.o, v: k.v }] : [];
+      }
+    }
+  }
+
+  private onEvent(ev: MarketSourceEvent): void {
+    switch (ev.type) {
+      case 'trade': {
+        this.fanout('trade', ev.symbol, () => [tradeEl(ev)]);
+        for (const iv of KLINE_INTERVALS) {
+          const set = this.subs.get(`kline_${iv}|${ev.symbol}`);
+          if (!set || set.size === 0) continue;
+          for (const s of set) this.push(s, this.snapshot(s), false);
+        }
+        this.fanout('realtimes', ev.symbol, () => [this.realtimeEl(ev.symbol, ev.time)]);
+        return;
+      }
+      case 'book': {
+        this.dirty.add(ev.symbol);
+        if (this.subs.get(`diffDepth|${ev.symbol}`)?.size) {
+          let d = this.diffs.get(ev.symbol);
+          if (!d) this.diffs.set(ev.symbol, (d = { b: new Map(), a: new Map() }));
+          (ev.side === 'BID' ? d.b : d.a).set(ev.price, ev.qty);
+        }
+        return;
+      }
+    }
+  }
+
+  private flushDepth(topic: 'depth' | 'mergedDepth', contract: boolean): void {
+    const now = this.clock.now();
+    for (const symbol of [...this.dirty]) {
+      if (this.src.isContract(symbol) !== contract) continue;
+      const set = this.subs.get(`${topic}|${symbol}`);
+      if (set) for (const s of set) this.push(s, [this.depthEl(symbol, s.limit, now)], false);
+      if (topic === 'depth') {
+        const bt = this.subs.get(`bookTicker|${symbol}`);
+        if (bt) for (const s of bt) this.push(s, [this.bookTickerEl(symbol, now)], false);
+      }
+    }
+    // A symbol stays dirty until both its depth and merged depth cadences have passed.
+    if (topic === 'mergedDepth') for (const s of [...this.dirty]) if (this.src.isContract(s) === contract) this.dirty.delete(s);
+  }
+
+  private flushDiffs(): void {
+    const now = this.clock.now();
+    for (const [symbol, d] of this.diffs) {
+      const el = { e: 0, t: now, s: symbol, v: this.src.version(symbol), b: [...d.b] as WsLevel[], a: [...d.a] as WsLevel[] };
+      this.fanout('diffDepth', symbol, () => [el]);
+    }
+    this.diffs.clear();
+  }
+
+  private pushIndex(): void {
+    for (const [key, set] of this.subs) {
+      if (!key.startsWith('index|') || set.size === 0) continue;
+      const symbol = key.slice(6);
+      const ix = this.src.index(symbol);
+      if (ix) for (const s of set) this.push(s, [{ symbol, index: ix.index, edp: ix.edp }], false);
+    }
+  }
+
+  private sweepIdle(): void {
+    const cutoff = this.clock.now() - this.o.idleTimeoutMs;
+    for (const c of [...this.conns]) if (c.lastSeen <= cutoff) c.ws.close(1000, 'idle for 5 minutes');
+  }
+
+  private depthEl(symbol: string, limit: number, now: number): Record<string, unknown> {
+    const d = this.src.depth(symbol, limit);
+    return { s: symbol, t: now, v: this.src.version(symbol), b: d.bids, a: d.asks };
+  }
+
+  private realtimeEl(symbol: string, now: number): Record<string, unknown> {
+    const t = this.src.ticker(symbol, now);
+    return { t: String(now), s: symbol, sn: symbol, c: t.c, h: t.h, l: t.l, o: t.o, v: t.v, qv: t.qv, m: t.m };
+  }
+
+  private bookTickerEl(symbol: string, now: number): Record<string, unknown> {
+    const d = this.src.depth(symbol, 1);
+    const b = d.bids[0];
+    const a = d.asks[0];
+    return { t: now, s: symbol, b: b?.[0] ?? '0', bq: b?.[1] ?? '0', a: a?.[0] ?? '0', aq: a?.[1] ?? '0' };
+  }
+
+  private fanout(topic: string, symbol: string, data: () => unknown[]): void {
+    const set = this.subs.get(`${topic}|${symbol}`);
+    if (!set || set.size === 0) return;
+    const d = data();
+    for (const s of set) this.push(s, d, false);
+  }
+
+  private push(s: Sub, data: unknown[], first: boolean): void {
+    const env: Record<string, unknown> = { symbol: s.symbol, symbolName: s.symbol, topic: s.topic.startsWith('kline_') ? 'kline' : s.topic, params: s.params, data, f: first };
+    if (s.id !== undefined) env['id'] = s.id;
+    if (s.topic.startsWith('kline_')) env['topic'] = s.topic;
+    this.send(s.conn, JSON.stringify(env));
+  }
+
+  private send(c: Conn, frame: string): void {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
+    if (this.faults.fires('dropWebSocket')) {
+      c.ws.terminate();
+      return;
+    }
+    c.ws.send(frame);
+  }
+
+  private error(c: Conn, code: string, desc: string): void {
+    this.send(c, JSON.stringify({ code, desc }));
+  }
+}
+
+function tradeEl(t: { id: string; time: number; price: string; qty: string; isBuyerMaker: boolean }): Record<string, unknown> {
+  return { v: t.id, t: t.time, p: t.price, q: t.qty, m: !t.isBuyerMaker };
+}
+
+function limitOf(topic: string, raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : undefined;
+  const [def, max] = topic === 'trade' ? [60, 1000] : topic === 'mergedDepth' ? [40, 40] : topic.startsWith('kline_') ? [1, 2000] : [100, 100];
+  return n === undefined || n < 1 ? def : Math.min(n, max);
+}

@@ -1,0 +1,149 @@
+/** Request parameters from the query string and the form body (the query wins), and the texts a signature may cover. */
+import { ApiError, apiError } from './errors.ts';
+
+/** One `key=value` piece of a query string or body, raw as sent and decoded. */
+interface Piece {
+  raw: string;
+  key: string;
+  value: string;
+}
+
+/** The parameters of one request and the raw texts they came from. */
+export interface RequestParams {
+  /** Decoded values; the query string's value wins over the body's, the first occurrence within one source. */
+  readonly values: Map<string, string>;
+  /** Texts a valid signature may cover (venue-notes.md §2), without duplicates. */
+  readonly signedTexts: string[];
+  /** The `signature` parameter as sent, if any. */
+  readonly signature: string | undefined;
+  /** How many parameters were sent in all, the signature included. */
+  readonly count: number;
+}
+
+const MAX_VALUE_CHARS = 1024;
+
+/** Returns the decoded form of `s` (`+` is a space); throws -1100 naming the parameter when the text is not valid UTF-8 percent-encoding. */
+function decode(s: string, field: string): string {
+  if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    throw apiError(-1100, field, 'UTF-8 percent-encoded text');
+  }
+}
+
+function splitPieces(text: string): Piece[] {
+  if (text.length === 0) return [];
+  const out: Piece[] = [];
+  for (const raw of text.split('&')) {
+    if (raw.length === 0) continue;
+    const eq = raw.indexOf('=');
+    const rawKey = eq < 0 ? raw : raw.slice(0, eq);
+    const key = decode(rawKey, 'name');
+    const value = decode(eq < 0 ? '' : raw.slice(eq + 1), key);
+    if (value.length > MAX_VALUE_CHARS) throw apiError(-1130, key);
+    out.push({ raw, key, value });
+  }
+  return out;
+}
+
+/**
+ * Returns the parameters of a request from its raw query string (without `?`) and its decoded form body.
+ * Throws an ApiError (-1100, -1130) for text that cannot be decoded or values too long to be real.
+ */
+export function parseParams(query: string, body: string): RequestParams {
+  const q = splitPieces(query);
+  const b = splitPieces(body);
+  const values = new Map<string, string>();
+  for (const p of q) if (!values.has(p.key)) values.set(p.key, p.value);
+  for (const p of b) if (!values.has(p.key)) values.set(p.key, p.value);
+
+  const qNoSig = q.filter((p) => p.key !== 'signature').map((p) => p.raw).join('&');
+  const bNoSig = b.filter((p) => p.key !== 'signature');
+  // venue-api.md: the query followed directly by the body, signature piece left out.
+  const literal = qNoSig + bNoSig.map((p) => p.raw).join('&');
+  // Real servers: the query without its signature piece, then the body parameters the query does not carry.
+  const inQuery = new Set(q.map((p) => p.key));
+  const merged = qNoSig + bNoSig.filter((p) => !inQuery.has(p.key)).map((p) => p.raw).join('&');
+  const signedTexts = literal === merged ? [literal] : [literal, merged];
+  return { values, signedTexts, signature: values.get('signature'), count: q.length + b.length };
+}
+
+/** Returns the bytes of a body as UTF-8 text; throws -1100 when they are not valid UTF-8. */
+export function bodyText(bytes: Buffer): string {
+  if (bytes.length === 0) return '';
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw apiError(-1100, 'body', 'UTF-8 text');
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Typed access to request parameters: each getter names the field in its error. */
+export class Params {
+  constructor(private readonly v: Map<string, string>) {}
+
+  /** Returns the value, or undefined when absent or sent empty (`orderId=`). */
+  opt(name: string): string | undefined {
+    const s = this.v.get(name);
+    return s === undefined || s === '' ? undefined : s;
+  }
+
+  /** Returns the value; throws -1004 "Missing required parameter" when absent or empty. */
+  req(name: string): string {
+    const s = this.opt(name);
+    if (s === undefined) throw new ApiError(-1004, `Missing required parameter '${name}'`);
+    return s;
+  }
+
+  /** Returns an optional non-negative integer (ms, ids, limits); throws -1130 when it is not one. */
+  optInt(name: string): number | undefined {
+    const s = this.opt(name);
+    if (s === undefined) return undefined;
+    if (!/^\d{1,16}$/.test(s)) throw apiError(-1130, name);
+    const n = Number(s);
+    if (!Number.isSafeInteger(n)) throw apiError(-1130, name);
+    return n;
+  }
+
+  /** Returns an optional id (decimal digits, up to 64-bit) as a string; throws -1130 otherwise. */
+  optId(name: string): string | undefined {
+    const s = this.opt(name);
+    if (s === undefined) return undefined;
+    if (!/^\d{1,20}$/.test(s) || BigInt(s) > 18446744073709551615n) throw apiError(-1130, name);
+    return s;
+  }
+
+  /** Returns an optional decimal string (no exponent, at most 40 digits); throws -1130 otherwise. */
+  optDecimal(name: string): string | undefined {
+    const s = this.opt(name);
+    if (s === undefined) return undefined;
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s) || s.replace(/[^0-9]/g, '').length > 40) throw apiError(-1130, name);
+    return s;
+  }
+
+  /** Returns a limit clamped into [1, max] with `def` when absent (real servers clamp, never reject). */
+  limit(def: number, max: number, name = 'limit'): number {
+    const s = this.opt(name);
+    if (s === undefined) return def;
+    if (!/^-?\d{1,16}$/.test(s)) throw apiError(-1130, name);
+    const n = Number(s);
+    return n < 1 ? def : Math.min(n, max);
+  }
+
+  /** Returns the upper-cased value when it is one of `allowed`, undefined when absent; otherwise throws `err`. */
+  optEnum<T extends string>(name: string, allowed: readonly T[], err: () => ApiError): T | undefined {
+    const s = this.opt(name);
+    if (s === undefined) return undefined;
+    const up = s.toUpperCase();
+    if ((allowed as readonly string[]).includes(up)) return up as T;
+    throw err();
+  }
+
+  /** Returns true when the parameter was sent, even empty. */
+  has(name: string): boolean {
+    return this.v.has(name);
+  }
+}

@@ -1,0 +1,29 @@
+/** REST routes of the user data stream: create, keep alive and close a listenKey. */
+import type { ListenKeys } from './listen-keys.ts';
+import { keyOf, type Route } from './route.ts';
+
+/** Returns the userDataStream routes; PUT and DELETE answer `{}` even for an unknown key, as real servers did. */
+export function streamRoutes(keys: ListenKeys): Route[] {
+  return [
+    {
+      method: 'POST', path: 'main:userDataStream', security: 'USER_STREAM', weight: 1,
+      handle: (c) => ({ listenKey: keys.create(keyOf(c).userId) }),
+    },
+    {
+      method: 'PUT', path: 'main:userDataStream', security: 'USER_STREAM', weight: 1,
+      handle: (c) => {
+        const k = c.p.opt('listenKey');
+        if (k !== undefined) keys.keepalive(k, keyOf(c).userId);
+        return {};
+      },
+    },
+    {
+      method: 'DELETE', path: 'main:userDataStream', security: 'USER_STREAM', weight: 1,
+      handle: (c) => {
+        const k = c.p.opt('listenKey');
+        if (k !== undefined) keys.close(k, keyOf(c).userId);
+        return {};
+      },
+    },
+  ];
+}

@@ -1,0 +1,182 @@
+/** The simulated venue's server: one node:http server for REST, the user data stream and the market stream, plus loopback admin routes. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Clock } from '../../core/clock.ts';
+import { silentLogger, type Logger } from '../../core/logger.ts';
+import { Rng } from '../../core/random.ts';
+import { keyRecord, keyRing, type KeyRecord } from './auth.ts';
+import { permissionsOf, type VenueConfig } from './config.ts';
+import { Faults } from './faults.ts';
+import { RateLimiter } from './limits.ts';
+import { ListenKeys } from './listen-keys.ts';
+import type { MarketStreams } from './market-stream.ts';
+import { restListener } from './rest.ts';
+import type { Route } from './route.ts';
+import { publicRoutes } from './routes-public.ts';
+import { streamRoutes } from './routes-stream.ts';
+import { UserStreams } from './user-stream.ts';
+
+/** What the engine side gives the server: its routes, who owns each key, user events and market streams. */
+export interface Backend {
+  readonly routes: readonly Route[];
+  /** Returns the engine user and account index a configured API key acts for. */
+  keyOwner(apiKey: string): { userId: string; accountIndex: number };
+  /** Calls `fn` with each user-stream payload and the user it is for; returns an unsubscribe function. */
+  subscribeUser(fn: (userId: string, payload: unknown) => void): () => void;
+  /** The market WebSocket, when the backend serves market data. */
+  readonly market?: MarketStreams;
+  /** Called when the server stops (persist state, stop agents). */
+  stop?(): void;
+}
+
+export interface VenueServerOptions {
+  readonly config: VenueConfig;
+  readonly clock: Clock;
+  readonly backend: Backend;
+  readonly log?: Logger;
+  /** Seed of the server's own randomness (listenKeys, faults); the config's server.seed when absent. */
+  readonly seed?: number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** A running venue: its URLs, its parts for tests and the admin route, and `stop`. */
+export class VenueServer {
+  readonly faults: Faults;
+  readonly limiter: RateLimiter;
+  readonly listenKeys: ListenKeys;
+  readonly userStreams: UserStreams;
+  private readonly http: Server;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly unsubscribe: () => void;
+  private port = 0;
+  private host = '127.0.0.1';
+
+  constructor(private readonly o: VenueServerOptions) {
+    const { config: c, clock } = o;
+    const seed = o.seed ?? c.server.seed;
+    const log = o.log ?? silentLogger();
+    this.faults = new Faults(new Rng(seed ^ 0x5eed), c.faults);
+    this.limiter = new RateLimiter(clock, c.rateLimits, c.bans);
+    this.listenKeys = new ListenKeys(clock, new Rng(seed ^ 0x1157e4), c.server.userStream.listenKeyValidityMs);
+    this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, c.server.userStream);
+    this.unsubscribe = o.backend.subscribeUser((userId, payload) => this.userStreams.push(userId, payload));
+    const routes: Route[] = [...publicRoutes(c, clock), ...streamRoutes(this.listenKeys), ...o.backend.routes];
+    const listener = restListener({
+      clock, routes, keys: keysOf(c, o.backend), limiter: this.limiter, faults: this.faults, log,
+      maxBodyBytes: c.server.maxBodyBytes,
+      other: (req, res, body) => this.admin(req, res, body),
+    });
+    this.http = createServer({ keepAlive: true, noDelay: true }, listener);
+    this.http.keepAliveTimeout = 65_000;
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    this.http.on('clientError', (_e, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 35\r\n\r\n{"code":-1004,"msg":"Bad request"}\n');
+      else socket.destroy();
+    });
+  }
+
+  /** Starts listening; resolves once the port is bound (port 0 picks a free one). */
+  async listen(host = this.o.config.server.host, port = this.o.config.server.port): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(port, host, () => resolve());
+    });
+    this.host = host;
+    this.port = (this.http.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** Returns the REST base URL, e.g. http://127.0.0.1:8080. */
+  get restUrl(): string {
+    return `http://${this.hostText()}:${this.port}`;
+  }
+
+  /** Returns the WebSocket base URL, e.g. ws://127.0.0.1:8080. */
+  get wsUrl(): string {
+    return `ws://${this.hostText()}:${this.port}`;
+  }
+
+  /** Closes every socket and the listener; the backend persists and stops. */
+  async stop(): Promise<void> {
+    this.unsubscribe();
+    this.userStreams.closeAll();
+    this.o.backend.market?.closeAll();
+    this.listenKeys.dispose();
+    this.o.backend.stop?.();
+    for (const ws of this.wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+
+  private hostText(): string {
+    return this.host.includes(':') ? `[${this.host}]` : this.host;
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '/').split('?')[0]!;
+    const user = /^\/openapi\/ws\/([^/]+)\/?$/.exec(path);
+    if (user) {
+      this.userStreams.upgrade(this.wss, req, socket, head, user[1]!);
+      return;
+    }
+    if (/^\/openapi\/quote\/ws\/v1\/?$/.test(path) && this.o.backend.market) {
+      this.o.backend.market.upgrade(this.wss, req, socket, head);
+      return;
+    }
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  }
+
+  /** The loopback admin routes: GET/POST/DELETE /admin/faults, POST /admin/faults/drop. */
+  private admin(req: IncomingMessage, res: ServerResponse, body: Buffer): boolean {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!path.startsWith('/admin/')) return false;
+    const reply = (status: number, value: unknown): void => {
+      const text = JSON.stringify(value);
+      res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
+      reply(403, { code: -1005, msg: 'No Permission' });
+      return true;
+    }
+    if (path === '/admin/faults' && req.method === 'GET') {
+      reply(200, { settings: this.faults.settings, fired: this.faults.fired });
+    } else if (path === '/admin/faults' && req.method === 'POST') {
+      try {
+        reply(200, { settings: this.faults.set(JSON.parse(body.toString('utf8') || '{}')) });
+      } catch (e) {
+        reply(400, { code: -1130, msg: `Data sent for paramter 'faults' is not valid. ${(e as Error).message}` });
+      }
+    } else if (path === '/admin/faults' && req.method === 'DELETE') {
+      reply(200, { settings: this.faults.set({}) });
+    } else if (path === '/admin/faults/drop' && req.method === 'POST') {
+      const n = this.userStreams.dropAll() + (this.o.backend.market?.dropAll() ?? 0);
+      reply(200, { dropped: n });
+    } else {
+      reply(404, { code: -1020, msg: 'This operation is not supported.' });
+    }
+    return true;
+  }
+}
+
+/** Returns every configured key as a KeyRecord owned by the backend's user for it. */
+function keysOf(c: VenueConfig, backend: Backend): Map<string, KeyRecord> {
+  const recs: KeyRecord[] = [];
+  for (const a of c.accounts) {
+    const all = [...a.keys, ...a.subAccounts.flatMap((s) => s.keys)];
+    for (const k of all) {
+      const owner = backend.keyOwner(k.apiKey);
+      recs.push(keyRecord({
+        apiKey: k.apiKey, secret: k.secret, permissions: permissionsOf(k.permissions), enabled: k.enabled,
+        userId: owner.userId, accountIndex: owner.accountIndex, ipWhitelist: k.ipWhitelist,
+      }));
+    }
+  }
+  return keyRing(recs);
+}

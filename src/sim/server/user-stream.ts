@@ -1,0 +1,141 @@
+/** The user data stream at /openapi/ws/<listenKey>: pushes a user's events, pings every 30 s, closes at 24 h or when the key ends. */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, type WebSocketServer } from 'ws';
+import type { Clock, TimerHandle } from '../../core/clock.ts';
+import { errorBody } from './errors.ts';
+import type { Faults } from './faults.ts';
+import type { ListenKeys } from './listen-keys.ts';
+
+export interface UserStreamOptions {
+  readonly pingIntervalMs: number;
+  readonly connectionCapMs: number;
+}
+
+interface Conn {
+  readonly ws: WebSocket;
+  readonly userId: string;
+  readonly key: string;
+  readonly timers: TimerHandle[];
+}
+
+/** Every open user-stream connection, by user and by listenKey. */
+export class UserStreams {
+  private readonly byUser = new Map<string, Set<Conn>>();
+  private readonly byKey = new Map<string, Set<Conn>>();
+  /** A held-back frame per user when a reorder fault fired: sent right after the next one. */
+  private readonly held = new Map<string, string>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly keys: ListenKeys,
+    private readonly faults: Faults,
+    private readonly opts: UserStreamOptions,
+  ) {
+    keys.onEnd((key) => {
+      for (const c of [...(this.byKey.get(key) ?? [])]) c.ws.close(1000, 'listenKey ended');
+    });
+  }
+
+  /** Completes the upgrade for a valid listenKey; answers 400 with -1125 for an unknown or expired one. */
+  upgrade(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, listenKey: string): void {
+    const userId = this.keys.userOf(listenKey);
+    if (userId === undefined) {
+      const body = errorBody(-1125, 'This listenKey does not exist.');
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nerror_code: -1125\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, userId, listenKey));
+  }
+
+  /** Returns how many connections `userId` has open. */
+  connections(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  /** Sends one event (or an array of events) to every connection of `userId`, through the delay, reorder and drop faults. */
+  push(userId: string, payload: unknown): void {
+    const conns = this.byUser.get(userId);
+    if (!conns || conns.size === 0) return;
+    const frame = JSON.stringify(payload);
+    const delay = this.faults.settings.userStreamDelayMs;
+    if (delay > 0) this.clock.setTimeout(() => this.deliver(userId, frame), delay);
+    else this.deliver(userId, frame);
+  }
+
+  /** Drops every connection at once without a close frame (the admin route's fault). */
+  dropAll(): number {
+    let n = 0;
+    for (const set of this.byUser.values()) for (const c of set) { c.ws.terminate(); n++; }
+    return n;
+  }
+
+  /** Closes every connection (on shutdown). */
+  closeAll(): void {
+    for (const set of this.byUser.values()) for (const c of [...set]) c.ws.close(1001, 'server stopping');
+  }
+
+  private deliver(userId: string, frame: string): void {
+    if (this.faults.fires('userStreamReorder') && !this.held.has(userId)) {
+      this.held.set(userId, frame);
+      return;
+    }
+    this.sendAll(userId, frame);
+    const late = this.held.get(userId);
+    if (late !== undefined) {
+      this.held.delete(userId);
+      this.sendAll(userId, late);
+    }
+  }
+
+  private sendAll(userId: string, frame: string): void {
+    for (const c of [...(this.byUser.get(userId) ?? [])]) {
+      if (c.ws.readyState !== WebSocket.OPEN) continue;
+      if (this.faults.fires('dropWebSocket')) {
+        c.ws.terminate();
+        continue;
+      }
+      c.ws.send(frame);
+    }
+  }
+
+  private attach(ws: WebSocket, userId: string, key: string): void {
+    const c: Conn = { ws, userId, key, timers: [] };
+    add(this.byUser, userId, c);
+    add(this.byKey, key, c);
+    c.timers.push(this.clock.setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ ping: this.clock.now() }));
+    }, this.opts.pingIntervalMs));
+    c.timers.push(this.clock.setTimeout(() => ws.close(1000, 'connection lasted 24 hours'), this.opts.connectionCapMs));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const text = data.toString();
+      if (text.length > 256) return;
+      try {
+        const m = JSON.parse(text) as unknown;
+        if (typeof m === 'object' && m !== null && 'ping' in m) ws.send(JSON.stringify({ pong: (m as { ping: unknown }).ping }));
+      } catch {
+        // A frame that is not JSON gets no answer on the user stream, as on the venue.
+      }
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      for (const t of c.timers) t.cancel();
+      remove(this.byUser, userId, c);
+      remove(this.byKey, key, c);
+    });
+  }
+}
+
+function add<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function remove<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(v);
+  if (s.size === 0) m.delete(k);
+}

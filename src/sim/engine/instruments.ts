@@ -1,0 +1,147 @@
+/** A symbol as the engine trades it: brokerInfo rules turned into integer ticks and lots, with its book, klines and recent trades. */
+import { compareDecimal, parseScaled, scaleOf } from '../../core/fixed.ts';
+import { instrumentFromContract, instrumentFromSpot, type Contract, type Instrument, type SpotSymbol } from '../../model/instrument.ts';
+import { OrderBook } from '../book/order-book.ts';
+import { KlineBook } from './klines.ts';
+import { BAD_PRECISION, decimalUnits, makeUnit, NEGATIVE, NOT_A_NUMBER, productUnit, TOO_LARGE, unitsText, type Unit } from './units.ts';
+
+/** A public trade kept for the trades endpoint, in integer units. */
+export interface PublicTrade {
+  readonly id: string;
+  readonly time: number;
+  readonly price: number;
+  readonly lots: number;
+  readonly isBuyerMaker: boolean;
+}
+
+/** Outcome of checking a decimal against a filter: units, or the venue code of the failure. */
+export type FilterCheck = { ok: true; units: number } | { ok: false; code: number };
+
+/** The engine's view of one symbol. */
+export class SimInstrument {
+  readonly symbol: string;
+  readonly kind: 'spot' | 'inverse' | 'linear';
+  readonly model: Instrument;
+  readonly spot: SpotSymbol | undefined;
+  readonly contract: Contract | undefined;
+  readonly tick: Unit;
+  readonly step: Unit;
+  /** One tick × one lot: the unit of every fill's quote amount. */
+  readonly qunit: Unit;
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  readonly minQty: number;
+  readonly maxQty: number;
+  /** Minimum price × qty in qunits (0 when the symbol has no MIN_NOTIONAL). */
+  readonly minNotional: number;
+  readonly book = new OrderBook();
+  readonly klines = new KlineBook();
+  readonly trades: PublicTrade[] = [];
+  private readonly priceCache = new Map<number, string>();
+
+  constructor(spec: { spot: SpotSymbol } | { contract: Contract }) {
+    if ('spot' in spec) {
+      this.spot = spec.spot;
+      this.contract = undefined;
+      this.model = instrumentFromSpot(spec.spot);
+    } else {
+      this.spot = undefined;
+      this.contract = spec.contract;
+      this.model = instrumentFromContract(spec.contract);
+    }
+    const m = this.model;
+    this.symbol = m.symbol;
+    this.kind = m.kind;
+    this.tick = makeUnit(m.tickSize);
+    this.step = makeUnit(m.stepSize);
+    this.qunit = productUnit(this.tick, this.step);
+    this.minPrice = boundUnits(m.minPrice, this.tick, 'ceil', 1);
+    this.maxPrice = boundUnits(m.maxPrice, this.tick, 'floor', Number.MAX_SAFE_INTEGER);
+    this.minQty = boundUnits(m.minQty, this.step, 'ceil', 1);
+    this.maxQty = boundUnits(m.maxQty, this.step, 'floor', Number.MAX_SAFE_INTEGER);
+    this.minNotional = boundUnits(m.minNotional, this.qunit, 'ceil', 0);
+  }
+
+  /** Returns the base asset (spot) or undefined. */
+  get baseAsset(): string {
+    return this.model.baseAsset;
+  }
+
+  /** Returns the quote asset. */
+  get quoteAsset(): string {
+    return this.model.quoteAsset;
+  }
+
+  /** Returns the price text of `ticks`, cached because a book's prices repeat. */
+  priceText(ticks: number): string {
+    let s = this.priceCache.get(ticks);
+    if (s === undefined) {
+      s = unitsText(ticks, this.tick);
+      if (this.priceCache.size > 4096) this.priceCache.clear();
+      this.priceCache.set(ticks, s);
+    }
+    return s;
+  }
+
+  /** Returns the quantity text of `lots`. */
+  qtyText(lots: number): string {
+    return unitsText(lots, this.step);
+  }
+
+  /** Returns the text of an amount in qunits (tick × lot), e.g. a cumulative quote quantity. */
+  quoteText(q: number): string {
+    return unitsText(q, this.qunit);
+  }
+
+  /** Checks a price against PRICE_FILTER: -1132 too high, -1133 too low, -1134 precision; -1130 not a number. */
+  checkPrice(s: string): FilterCheck {
+    const u = decimalUnits(s, this.tick);
+    if (u >= 0) {
+      if (u > this.maxPrice) return { ok: false, code: -1132 };
+      if (u < this.minPrice) return { ok: false, code: -1133 };
+      return { ok: true, units: u };
+    }
+    return { ok: false, code: failureCode(u, s, this.model.maxPrice, -1132, -1134) };
+  }
+
+  /** Checks a quantity against LOT_SIZE: -1135 too big, -1136 too small, -1137 precision; -1130 not a number. */
+  checkQty(s: string): FilterCheck {
+    const u = decimalUnits(s, this.step);
+    if (u >= 0) {
+      if (u > this.maxQty) return { ok: false, code: -1135 };
+      if (u < this.minQty) return { ok: false, code: -1136 };
+      return { ok: true, units: u };
+    }
+    return { ok: false, code: failureCode(u, s, this.model.maxQty, -1135, -1137) };
+  }
+}
+
+function failureCode(sentinel: number, s: string, max: string | undefined, tooHigh: number, precision: number): number {
+  switch (sentinel) {
+    case NOT_A_NUMBER:
+    case NEGATIVE:
+      return -1130;
+    case TOO_LARGE:
+      return tooHigh;
+    case BAD_PRECISION:
+      return max !== undefined && compareDecimal(s, max) > 0 ? tooHigh : precision;
+    default:
+      return -1130;
+  }
+}
+
+/** Returns a filter bound in whole units, rounded inward; `dflt` when the filter is absent. */
+function boundUnits(v: string | undefined, u: Unit, dir: 'ceil' | 'floor', dflt: number): number {
+  if (v === undefined) return dflt;
+  const exact = decimalUnits(v, u);
+  if (exact >= 0) return exact;
+  if (exact === TOO_LARGE) return Number.MAX_SAFE_INTEGER;
+  // A bound between two units: the first or last whole unit inside it.
+  const scale = Math.max(u.scale, scaleOf(v, 'filter'));
+  const num = parseScaled(v, scale, 'filter');
+  const den = parseScaled(u.text, scale, 'unit');
+  const q = num / den;
+  const r = num % den;
+  const n = dir === 'ceil' && r !== 0n ? q + 1n : q;
+  return n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n);
+}

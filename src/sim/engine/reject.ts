@@ -1,0 +1,48 @@
+/** The matching engine's refusals: core VenueErrors carrying the venue's codes and messages (venue-errors.md). */
+import { VenueError } from '../../core/errors.ts';
+
+/** Messages of the codes the engine raises, as real servers wrote them (`%s` filled in order). */
+const MESSAGES: Readonly<Record<number, string>> = {
+  [-1000]: 'An unknown error occured while processing the request.',
+  [-1105]: "Parameter '%s' was empty.",
+  [-1115]: 'Invalid timeInForce.',
+  [-1116]: 'Invalid orderType.',
+  [-1117]: 'Invalid side.',
+  [-1120]: 'Invalid interval.',
+  [-1130]: "Data sent for paramter '%s' is not valid.",
+  [-1131]: 'Balance insufficient ',
+  [-1132]: 'Order price too high.',
+  [-1133]: 'Order price lower than the minimum.',
+  [-1134]: 'Order price decimal too long.',
+  [-1135]: 'Order quantity too large.',
+  [-1136]: 'Order quantity lower than the minimum.',
+  [-1137]: 'Order volume decimal too long',
+  [-1139]: 'Order has been filled.',
+  [-1140]: 'Transaction amount lower than the minimum.',
+  [-1141]: 'Duplicate clientOrderId',
+  [-1142]: 'Order has been canceled',
+  [-1148]: 'Market order amount decimal too long',
+  [-1149]: 'Create order failed',
+  [-1154]: 'Invalid price type',
+  [-1155]: 'Invalid position side',
+  [-1156]: 'Order quantity invalid',
+  [-1158]: 'create limit maker order failed',
+  [-2013]: 'Order does not exist.',
+};
+
+/** Returns a definite VenueError for `code` with its message, `%s` filled by `args`, and `context` for logs. */
+export function reject(code: number, args: readonly string[] = [], context: Record<string, unknown> = {}): VenueError {
+  let i = 0;
+  const msg = (MESSAGES[code] ?? MESSAGES[-1000]!).replace(/%s/g, () => args[i++] ?? '');
+  return new VenueError(`VENUE_${code}`, code, msg, 'definite', 400, { context });
+}
+
+/** Returns the -1105 error for an empty or zero parameter. */
+export function emptyParam(name: string): VenueError {
+  return reject(-1105, [name], { field: name });
+}
+
+/** Returns the -1130 error for a parameter whose value is not valid, naming the rule it broke. */
+export function invalidParam(name: string, rule: string): VenueError {
+  return reject(-1130, [name], { field: name, rule });
+}

@@ -1,0 +1,254 @@
+/** Spot orders: validation with the venue's codes, funds locking, matching (LIMIT, MARKET, LIMIT_MAKER; GTC, IOC, FOK), settlement and cancel. */
+import { parseScaled, scaleOf } from '../../core/fixed.ts';
+import { BID, type BookEntry, type MatchRequest } from '../book/order-book.ts';
+import { fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
+import type { EngineCore } from './core.ts';
+import type { SimInstrument } from './instruments.ts';
+import { SimOrder } from './order.ts';
+import { emptyParam, invalidParam, reject } from './reject.ts';
+import { BAD_PRECISION, decimalUnits } from './units.ts';
+
+/** Parameters of a new spot order, as the REST endpoint takes them. */
+export interface SpotOrderParams {
+  symbol: string;
+  side: string;
+  type: string;
+  timeInForce?: string;
+  /** Base quantity; for a MARKET BUY the quote amount to spend. */
+  quantity: string;
+  price?: string;
+  newClientOrderId?: string;
+}
+
+/** A validated spot order, ready to be placed; nothing has changed yet. */
+interface SpotPlan {
+  inst: SimInstrument;
+  side: 'BUY' | 'SELL';
+  type: 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+  tif: 'GTC' | 'IOC' | 'FOK';
+  priceTicks: number;
+  lots: number;
+  /** Quote budget of a MARKET BUY in qunits (Infinity otherwise). */
+  budget: number;
+  /** Funds to lock and their asset. */
+  lockAsset: string;
+  lockAmount: Amount;
+  clientOrderId: string | undefined;
+}
+
+/** Validates a new spot order for `accountId`; throws the venue's VenueError and changes nothing. */
+export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderParams): SpotPlan {
+  const inst = core.instruments.get(p.symbol);
+  if (!inst || inst.kind !== 'spot') throw invalidParam('symbol', 'unknown spot symbol');
+  const side = typeof p.side === 'string' ? p.side.toUpperCase() : '';
+  if (side !== 'BUY' && side !== 'SELL') throw reject(-1117, [], { side: p.side });
+  const type = typeof p.type === 'string' ? p.type.toUpperCase() : '';
+  if (type !== 'LIMIT' && type !== 'MARKET' && type !== 'LIMIT_MAKER') throw reject(-1116, [], { type: p.type });
+  const tifIn = p.timeInForce === undefined || p.timeInForce === '' ? 'GTC' : p.timeInForce.toUpperCase();
+  if (tifIn !== 'GTC' && tifIn !== 'IOC' && tifIn !== 'FOK') throw reject(-1115, [], { timeInForce: p.timeInForce });
+  const tif = tifIn;
+  if (!p.quantity || isZero(p.quantity)) throw emptyParam('quantity');
+  if (p.quantity.startsWith('-')) throw emptyParam('quantity');
+  let priceTicks = 0;
+  let lots = 0;
+  let budget = Infinity;
+  let lockAmount: Amount;
+  if (type === 'MARKET' && side === 'BUY') {
+    // The quantity is the quote amount; it may carry no more decimals than the price tick.
+    const ticks = decimalUnits(p.quantity, inst.tick);
+    if (ticks === BAD_PRECISION) throw reject(-1148, [], { quantity: p.quantity, tickSize: inst.tick.text });
+    if (ticks < 0) throw invalidParam('quantity', 'must be a decimal number');
+    const scale = Math.max(scaleOf(p.quantity, 'quantity'), inst.qunit.scale);
+    budget = Number(parseScaled(p.quantity, scale, 'quantity') / parseScaled(inst.qunit.text, scale, 'unit'));
+    if (budget < inst.minNotional) throw reject(-1140, [], { amount: p.quantity, minNotional: inst.model.minNotional });
+    lockAmount = toAmount(p.quantity, 'quantity');
+  } else {
+    const q = inst.checkQty(p.quantity);
+    if (!q.ok) throw q.code === -1130 ? invalidParam('quantity', 'must be a decimal number') : reject(q.code, [], { quantity: p.quantity });
+    lots = q.units;
+    if (type !== 'MARKET') {
+      if (!p.price || isZero(p.price) || p.price.startsWith('-')) throw emptyParam('price');
+      const pr = inst.checkPrice(p.price);
+      if (!pr.ok) throw pr.code === -1130 ? invalidParam('price', 'must be a decimal number') : reject(pr.code, [], { price: p.price });
+      priceTicks = pr.units;
+      if (priceTicks * lots < inst.minNotional) throw reject(-1140, [], { price: p.price, quantity: p.quantity, minNotional: inst.model.minNotional });
+    } else {
+      const bid = inst.book.bestBid();
+      if (bid !== undefined && bid * lots < inst.minNotional) throw reject(-1140, [], { quantity: p.quantity, minNotional: inst.model.minNotional });
+    }
+    lockAmount = side === 'BUY' ? BigInt(priceTicks) * BigInt(lots) * inst.qunit.amount : BigInt(lots) * inst.step.amount;
+  }
+  const clientOrderId = p.newClientOrderId === '' ? undefined : p.newClientOrderId;
+  if (clientOrderId !== undefined && core.hasClientId(accountId, clientOrderId)) throw reject(-1141, [], { clientOrderId });
+  if (type === 'LIMIT_MAKER' && inst.book.wouldCross(side === 'BUY' ? 0 : 1, priceTicks)) {
+    throw reject(-1158, [], { price: p.price, rule: 'a LIMIT_MAKER order would immediately match and take' });
+  }
+  const lockAsset = side === 'BUY' ? inst.quoteAsset : inst.baseAsset;
+  if (!core.ledger.account(accountId)) throw invalidParam('accountId', 'unknown account');
+  const free = core.ledger.balance(accountId, lockAsset).free;
+  if (free < lockAmount) throw reject(-1131, [], { asset: lockAsset, free: free.toString(), needed: lockAmount.toString() });
+  return { inst, side, type, tif, priceTicks, lots, budget, lockAsset, lockAmount, clientOrderId };
+}
+
+function isZero(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 48 && c !== 46 && c !== 43) return false;
+  }
+  return true;
+}
+
+/** Places a validated spot order: locks funds, matches, rests or cancels the remainder. Returns the order. */
+export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPlan, origQtyText: string): SimOrder {
+  const { inst } = plan;
+  const orderId = core.orderIds.take();
+  const o = new SimOrder(
+    core.nextSeq(), orderId, plan.clientOrderId ?? orderId, accountId, inst, 'spot', plan.side, plan.type,
+    plan.tif, plan.priceTicks, plan.lots, core.ownerOf(accountId), core.clock.now(),
+  );
+  if (plan.budget !== Infinity) {
+    o.quoteBudget = plan.budget;
+    o.origQtyText = origQtyText;
+  }
+  o.feeAsset = plan.side === 'BUY' ? inst.baseAsset : inst.quoteAsset;
+  core.register(o);
+  core.lock(accountId, plan.lockAsset, plan.lockAmount);
+  o.locked = plan.lockAmount;
+  core.emitOrder(o, 'NEW');
+  const buy = plan.side === 'BUY';
+  const req: MatchRequest = {
+    side: buy ? BID : 1,
+    limit: plan.type === 'MARKET' ? (buy ? Infinity : 0) : plan.priceTicks,
+    maxLots: plan.budget !== Infinity ? Infinity : plan.lots,
+    maxQuote: plan.budget,
+    owner: o.owner,
+  };
+  let traded = false;
+  const fok = plan.tif === 'FOK' && plan.type !== 'LIMIT_MAKER';
+  if (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots)) {
+    if (plan.type !== 'LIMIT_MAKER') {
+      inst.book.match(
+        req,
+        (maker, lots, price) => {
+          traded = true;
+          settleSpot(core, o, maker as SimOrder, lots, price);
+        },
+        (maker) => expire(core, maker as SimOrder),
+      );
+    }
+  }
+  const rests = plan.type !== 'MARKET' && (plan.tif === 'GTC' || plan.type === 'LIMIT_MAKER');
+  if (plan.budget !== Infinity && o.executedLots > 0) {
+    // A MARKET BUY is done when what is left of its amount cannot buy one more lot.
+    const ask = inst.book.bestAsk();
+    if (ask !== undefined && o.quoteBudget < ask) {
+      o.status = 'FILLED';
+      releaseRest(core, o);
+      core.emitOrder(o, 'TRADE');
+    }
+  }
+  if (o.status !== 'FILLED') {
+    const remaining = plan.budget !== Infinity ? 0 : plan.lots - o.executedLots;
+    if (rests && remaining > 0) {
+      o.leaves = remaining;
+      inst.book.add(o);
+    } else {
+      o.status = 'CANCELED';
+      o.updateTime = core.clock.now();
+      releaseRest(core, o);
+      core.emitOrder(o, 'CANCELED');
+    }
+  }
+  core.finish(inst, traded);
+  return o;
+}
+
+/** Settles one fill between the taker `t` and the resting `m`, and emits its events. */
+function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, price: number): void {
+  const inst = t.inst;
+  const buyerIsTaker = t.side === 'BUY';
+  const buyer = buyerIsTaker ? t : m;
+  const seller = buyerIsTaker ? m : t;
+  const qty = BigInt(lots) * inst.step.amount;
+  const paid = BigInt(price) * BigInt(lots) * inst.qunit.amount;
+  // A limit buyer locked at its own price; a market buyer locked its budget and is released as it pays.
+  const buyerRelease = buyer.quoteBudget !== Infinity ? paid : BigInt(buyer.priceTicks) * BigInt(lots) * inst.qunit.amount;
+  const r = core.ledger.settleSpotFill({
+    base: inst.baseAsset,
+    quote: inst.quoteAsset,
+    price: BigInt(price) * inst.tick.amount,
+    qty,
+    buyer: { accountId: buyer.accountId, isMaker: buyer === m, release: buyerRelease },
+    seller: { accountId: seller.accountId, isMaker: seller === m, release: qty },
+  });
+  buyer.locked -= buyerRelease;
+  seller.locked -= qty;
+  buyer.fee += r.buyerFee;
+  seller.fee += r.sellerFee;
+  core.touch(buyer.accountId, inst.baseAsset);
+  core.touch(buyer.accountId, inst.quoteAsset);
+  core.touch(seller.accountId, inst.baseAsset);
+  core.touch(seller.accountId, inst.quoteAsset);
+  const now = core.clock.now();
+  t.addFill(lots, price, now);
+  m.addFill(lots, price, now);
+  if (t.quoteBudget !== Infinity) t.quoteBudget -= price * lots;
+  const tradeId = core.publicTrade(inst, price, lots, buyerIsTaker);
+  const tradeNo = BigInt(tradeId);
+  for (const o of [t, m]) {
+    const fee = o === buyer ? r.buyerFee : r.sellerFee;
+    core.addOwnTrade({ tradeId, tradeNo, order: o, time: now, price, lots, fee, feeAsset: o.feeAsset, isMaker: o === m });
+    core.emit({
+      type: 'fill', market: 'spot', account: o.accountId, symbol: inst.symbol, orderId: o.orderId, tradeId, side: o.side,
+      price: inst.priceText(price), qty: inst.qtyText(lots), fee: formatFee(fee), feeAsset: o.feeAsset, isMaker: o === m,
+    });
+  }
+  if (m.leaves === 0) {
+    m.status = 'FILLED';
+    releaseRest(core, m);
+  } else {
+    m.status = 'PARTIALLY_FILLED';
+  }
+  core.emitOrder(m, 'TRADE');
+  const takerDone = t.quoteBudget === Infinity ? t.executedLots === t.origLots : false;
+  t.status = takerDone ? 'FILLED' : 'PARTIALLY_FILLED';
+  if (takerDone) releaseRest(core, t);
+  core.emitOrder(t, 'TRADE');
+}
+
+function formatFee(a: Amount): string {
+  return a === 0n ? '0' : fmtAmount(a);
+}
+
+/** Returns an order's remaining locked funds to free. */
+function releaseRest(core: EngineCore, o: SimOrder): void {
+  if (o.locked <= 0n) return;
+  const asset = o.side === 'BUY' ? o.inst.quoteAsset : o.inst.baseAsset;
+  core.unlock(o.accountId, asset, o.locked);
+  o.locked = 0n;
+}
+
+/** Cancels a resting order met by its own owner's taker (expire-maker self-trade prevention). */
+function expire(core: EngineCore, m: SimOrder): void {
+  m.status = 'CANCELED';
+  m.updateTime = core.clock.now();
+  releaseRest(core, m);
+  core.emitOrder(m, 'EXPIRED');
+}
+
+/** Cancels an active spot order of `accountId`; throws -2013 unknown, -1139 filled, -1142 already cancelled. */
+export function cancelSpotOrder(core: EngineCore, accountId: string, orderId?: string, clientOrderId?: string): SimOrder {
+  if (!orderId && !clientOrderId) throw emptyParam('orderId or clientOrderId');
+  const o = core.findOrder(accountId, orderId, clientOrderId);
+  if (!o || o.market !== 'spot') throw reject(-2013, [], { orderId, clientOrderId });
+  if (o.status === 'FILLED') throw reject(-1139, [], { orderId: o.orderId });
+  if (o.status === 'CANCELED' || o.status === 'REJECTED') throw reject(-1142, [], { orderId: o.orderId });
+  o.inst.book.remove(o as BookEntry);
+  o.leaves = 0;
+  o.status = 'CANCELED';
+  o.updateTime = core.clock.now();
+  releaseRest(core, o);
+  core.emitOrder(o, 'CANCELED');
+  core.finish(o.inst, false);
+  return o;
+}

@@ -1,0 +1,227 @@
+/** SimVenue: the in-process simulated venue — spot and contract trading, market data and the event log — with the REST interface's semantics and codes. */
+import type { Clock } from '../../core/clock.ts';
+import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
+import { toAmount } from '../ledger/amount.ts';
+import { Ledger } from '../ledger/ledger.ts';
+import type { AccountId, UserId } from '../ledger/types.ts';
+import type { SimVenueConfig } from './config.ts';
+import { EngineCore } from './core.ts';
+import type { SimEvent, SimEventListener } from './events.ts';
+import { SimInstrument } from './instruments.ts';
+import {
+  bookTickerOf, clampLimit, depthOf, klinesOf, needInstrument, ticker24Of, tradesOf,
+  type BookTickerView, type DepthView, type KlineView, type Ticker24, type TradeView,
+} from './market.ts';
+import { emptyParam, reject } from './reject.ts';
+import { snapshotOf } from './snapshot.ts';
+import { cancelSpotOrder, placeSpotOrder, planSpotOrder, type SpotOrderParams } from './spot.ts';
+import {
+  selectOrders, selectTrades, spotCancelView, spotOrderView, spotPlacementView, spotTradeView,
+  type SpotCancelView, type SpotOrderView, type SpotPlacementView, type SpotTradeView,
+} from './views.ts';
+
+/** Query of open or history orders. */
+export interface OrderQuery {
+  symbol?: string;
+  orderId?: string;
+  startTime?: number;
+  endTime?: number;
+  limit?: number;
+}
+
+/** Query of my trades (fromId/toId as venue-api.md's table). */
+export interface TradeQuery {
+  symbol?: string;
+  fromId?: string;
+  toId?: string;
+  startTime?: number;
+  endTime?: number;
+  limit?: number;
+}
+
+/**
+ * The simulated venue in one object. Every operation either succeeds or throws the venue's
+ * VenueError having changed nothing (`snapshot()` is byte-identical before and after a refusal).
+ * Every change is appended to one ordered event log (`subscribe`, `events`, `logHash`).
+ */
+export class SimVenue {
+  readonly clock: Clock;
+  readonly ledger: Ledger;
+  readonly core: EngineCore;
+  readonly seed: number;
+  private readonly users = new Map<string, UserId>();
+
+  constructor(config: SimVenueConfig, clock: Clock) {
+    this.clock = clock;
+    this.seed = config.seed;
+    this.ledger = new Ledger({ clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}) });
+    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true);
+    (config.instruments.symbols ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ spot: parseSpotSymbol(raw, `instruments.symbols[${i}]`) })));
+    (config.instruments.contracts ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ contract: parseContract(raw, `instruments.contracts[${i}]`) })));
+    for (const a of config.accounts ?? []) {
+      const userId = this.createUser(a.name, a.subAccounts ?? 0);
+      if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
+      for (const [asset, amount] of Object.entries(a.deposits ?? {})) this.deposit(userId, asset, amount);
+    }
+  }
+
+  private addInstrument(inst: SimInstrument): void {
+    if (this.core.instruments.has(inst.symbol)) throw new Error(`instrument ${inst.symbol} is configured twice`);
+    this.core.instruments.set(inst.symbol, inst);
+  }
+
+  // ---- users and funds --------------------------------------------------------------------------------
+
+  /** Creates a user named `name` with `subAccounts` sub-accounts; returns its user id. */
+  createUser(name: string, subAccounts = 0): UserId {
+    if (this.users.has(name)) throw new Error(`user ${name} exists`);
+    const userId = this.ledger.createUser({ subAccounts, name });
+    this.users.set(name, userId);
+    return userId;
+  }
+
+  /** Returns the user id of a configured user by name. */
+  user(name: string): UserId {
+    const u = this.users.get(name);
+    if (u === undefined) throw new Error(`no user named ${name}`);
+    return u;
+  }
+
+  /** Returns the id of a user's spot (type 1) or contract (type 3) account. */
+  accountOf(userId: UserId, type: 1 | 3 = 1, index = 0): AccountId {
+    return this.ledger.accountId(userId, type, index);
+  }
+
+  /** Credits a deposit (decimal string) to a user's main token account and emits the balance event. */
+  deposit(userId: UserId, asset: string, amount: string): void {
+    this.ledger.deposit(userId, asset, toAmount(amount, 'amount'));
+    this.core.touch(this.accountOf(userId, 1), asset);
+    this.core.finish(undefined, false);
+  }
+
+  // ---- spot trading ----------------------------------------------------------------------------------
+
+  /** Places a spot order for a type-1 account; returns the new-order answer. */
+  newSpotOrder(accountId: AccountId, p: SpotOrderParams): SpotPlacementView {
+    const plan = planSpotOrder(this.core, accountId, p);
+    return spotPlacementView(placeSpotOrder(this.core, accountId, plan, p.quantity));
+  }
+
+  /** Validates a spot order exactly as newSpotOrder does, without placing it; returns {}. */
+  testSpotOrder(accountId: AccountId, p: SpotOrderParams): Record<string, never> {
+    planSpotOrder(this.core, accountId, p);
+    return {};
+  }
+
+  /** Cancels a spot order by orderId or clientOrderId. */
+  cancelSpotOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): SpotCancelView {
+    return spotCancelView(cancelSpotOrder(this.core, accountId, by.orderId, by.clientOrderId), this.core.exchangeId);
+  }
+
+  /** Returns one spot order by orderId or clientOrderId; -2013 when the account has no such order. */
+  getSpotOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): SpotOrderView {
+    if (!by.orderId && !by.clientOrderId) throw emptyParam('orderId or clientOrderId');
+    const o = this.core.findOrder(accountId, by.orderId, by.clientOrderId);
+    if (!o || o.market !== 'spot') throw reject(-2013, [], { ...by });
+    return spotOrderView(o, this.core.exchangeId);
+  }
+
+  /** Returns open spot orders, newest first (orderId: only those below it). */
+  openSpotOrders(accountId: AccountId, q: OrderQuery = {}): SpotOrderView[] {
+    if (q.symbol !== undefined) needInstrument(this.core.instruments, q.symbol, 'spot');
+    const list = this.core.ordersByAccount.get(accountId) ?? [];
+    const pick = selectOrders(list, (o) => o.market === 'spot' && o.active && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 500, 1000));
+    return pick.map((o) => spotOrderView(o, this.core.exchangeId));
+  }
+
+  /** Returns finished spot orders (FILLED, CANCELED, REJECTED), newest first. */
+  spotHistory(accountId: AccountId, q: OrderQuery = {}): SpotOrderView[] {
+    const list = this.core.ordersByAccount.get(accountId) ?? [];
+    const pick = selectOrders(
+      list,
+      (o) => o.market === 'spot' && !o.active && (q.symbol === undefined || o.inst.symbol === q.symbol) &&
+        (q.startTime === undefined || o.time >= q.startTime) && (q.endTime === undefined || o.time <= q.endTime),
+      q.orderId,
+      clampLimit(q.limit, 500, 1000),
+    );
+    return pick.map((o) => spotOrderView(o, this.core.exchangeId));
+  }
+
+  /** Returns the account's spot trades by the fromId/toId table of venue-api.md. */
+  spotMyTrades(accountId: AccountId, q: TradeQuery = {}): SpotTradeView[] {
+    const list = (this.core.tradesByAccount.get(accountId) ?? []).filter((t) => t.order.market === 'spot' && (q.symbol === undefined || t.order.inst.symbol === q.symbol));
+    return selectTrades(list, { ...q, limit: clampLimit(q.limit, 500, 1000) }).map(spotTradeView);
+  }
+
+  // ---- market data -----------------------------------------------------------------------------------
+
+  /** Returns the depth of a symbol (default and max 100 levels, larger limits truncated). */
+  depth(symbol: string, limit?: number): DepthView {
+    return depthOf(needInstrument(this.core.instruments, symbol), clampLimit(limit, 100, 100), this.clock.now());
+  }
+
+  /** Returns the recent public trades of a symbol, oldest first (default 500, max 1000). */
+  trades(symbol: string, limit?: number): TradeView[] {
+    return tradesOf(needInstrument(this.core.instruments, symbol), clampLimit(limit, 500, 1000));
+  }
+
+  /** Returns klines of any interval of venue-api.md (default 1000, max 1000). */
+  klines(symbol: string, interval: string, q: { startTime?: number; endTime?: number; limit?: number } = {}): KlineView[] {
+    return klinesOf(needInstrument(this.core.instruments, symbol), interval, clampLimit(q.limit, 1000, 1000), q.startTime, q.endTime);
+  }
+
+  /** Returns the 24h ticker of one symbol, or of every symbol of the market. */
+  ticker24h(symbol?: string, market: 'spot' | 'contract' = 'spot'): Ticker24 | Ticker24[] {
+    const now = this.clock.now();
+    if (symbol !== undefined) return ticker24Of(needInstrument(this.core.instruments, symbol, market), now);
+    return this.instrumentsOf(market).map((i) => ticker24Of(i, now));
+  }
+
+  /** Returns the book ticker of one spot symbol, or of all. */
+  bookTicker(symbol?: string): BookTickerView | BookTickerView[] {
+    if (symbol !== undefined) return bookTickerOf(needInstrument(this.core.instruments, symbol));
+    return this.instrumentsOf('spot').map(bookTickerOf);
+  }
+
+  /** Returns the last price of one spot symbol ({price}), or [{symbol, price}] of all. */
+  priceTicker(symbol?: string): { price: string } | { symbol: string; price: string }[] {
+    const last = (i: SimInstrument): string => {
+      const p = i.klines.lastPrice();
+      return p === undefined ? '0' : i.priceText(p);
+    };
+    if (symbol !== undefined) return { price: last(needInstrument(this.core.instruments, symbol)) };
+    return this.instrumentsOf('spot').map((i) => ({ symbol: i.symbol, price: last(i) }));
+  }
+
+  /** Returns the instruments of a market in configuration order. */
+  instrumentsOf(market: 'spot' | 'contract'): SimInstrument[] {
+    return [...this.core.instruments.values()].filter((i) => (market === 'spot') === (i.kind === 'spot'));
+  }
+
+  /** Returns an instrument by symbol, or undefined. */
+  instrument(symbol: string): SimInstrument | undefined {
+    return this.core.instruments.get(symbol);
+  }
+
+  // ---- events and state ------------------------------------------------------------------------------
+
+  /** Subscribes to every event; returns the unsubscribe function. */
+  subscribe(fn: SimEventListener): () => void {
+    return this.core.log.subscribe(fn);
+  }
+
+  /** Returns the kept events after `afterSeq`. */
+  events(afterSeq = 0): readonly SimEvent[] {
+    return this.core.log.since(afterSeq);
+  }
+
+  /** Returns the SHA-256 of the serialized event log. */
+  logHash(): string {
+    return this.core.log.hash();
+  }
+
+  /** Returns the whole state as one canonical string: equal strings mean equal states. */
+  snapshot(): string {
+    return snapshotOf(this.core, this.ledger.snapshot());
+  }
+}

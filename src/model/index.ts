@@ -11,3 +11,6 @@ export * from './account.ts';
 export * from './market.ts';
 export * from './userstream.ts';
 export * from './marketstream.ts';
+export * from './events.ts';
+// market.ts and events.ts both declare the book level tuple; name the one the index exports.
+export type { Level } from './market.ts';

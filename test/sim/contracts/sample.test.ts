@@ -33,9 +33,10 @@ describe('the published position sample (venue-notes.md §6)', () => {
     expect(fmtAmount(marginRate(margin, upnl, value), MARGIN_RATE_DECIMALS)).toBe(PUBLISHED.marginRate);
   });
 
-  it('rounds the long flp down to the tick (exact 7523.6546…)', () => {
+  it('rounds the long flp down to the tick (exact 7523.65456…, which the notes show as 7523.6546)', () => {
     const exact = new Decimal('1100').mul('1.005').div(new Decimal('1100').div('8183.11').add('0.01251335'));
-    expect(exact.toFixed(4, Decimal.ROUND_DOWN)).toBe('7523.6546');
+    expect(exact.toFixed(5, Decimal.ROUND_DOWN)).toBe('7523.65456');
+    expect(exact.toFixed(4, Decimal.ROUND_HALF_UP)).toBe('7523.6546');
     expect(liquidationPrice(spec, 'LONG', qty, avg, margin, toAmount('0.005'))).toBe(toAmount('7523.65'));
   });
 

@@ -119,8 +119,9 @@ export class BalanceBook {
     return this.users.get(userId)?.find((a) => a.accountType === accountType && a.accountIndex === accountIndex)?.accountId;
   }
 
-  /** Returns the id of a user's account; throws -1171 when it does not exist. */
+  /** Returns the id of a user's account; throws -1153 for an unknown user and -1171 when the account does not exist. */
   accountId(userId: UserId, accountType: SimAccountType, accountIndex = 0): AccountId {
+    this.userAccounts(userId);
     const id = this.findAccountId(userId, accountType, accountIndex);
     if (id === undefined) throw venueError(-1171, [], { userId, accountType, accountIndex });
     return id;

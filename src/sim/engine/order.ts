@@ -43,6 +43,8 @@ export class SimOrder implements BookEntry {
   triggerTicks = 0;
   /** A STOP order waiting for its trigger (not on the book). */
   waiting = false;
+  /** A STOP order triggers when the last price rises to (true) or falls to (false) its trigger. */
+  triggerUp = true;
   /** A STOP order that was triggered. */
   triggered = false;
 

@@ -1,11 +1,14 @@
 /** SimVenue: the in-process simulated venue — spot and contract trading, market data and the event log — with the REST interface's semantics and codes. */
 import type { Clock } from '../../core/clock.ts';
 import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
-import { toAmount } from '../ledger/amount.ts';
+import { positionView, positionWire, type PositionWire } from '../contracts/index.ts';
+import { fmtAmount, toAmount } from '../ledger/amount.ts';
 import { Ledger } from '../ledger/ledger.ts';
 import type { AccountId, UserId } from '../ledger/types.ts';
 import type { SimVenueConfig } from './config.ts';
+import { cancelContractOrder, ContractDesk, emitPosition, endOrder, liquidate, placeContractOrder, planContractOrder, type ContractOrderParams } from './contract.ts';
 import { EngineCore } from './core.ts';
+import type { SimOrder } from './order.ts';
 import type { SimEvent, SimEventListener } from './events.ts';
 import { SimInstrument } from './instruments.ts';
 import {
@@ -16,6 +19,7 @@ import { emptyParam, reject } from './reject.ts';
 import { snapshotOf } from './snapshot.ts';
 import { cancelSpotOrder, placeSpotOrder, planSpotOrder, type SpotOrderParams } from './spot.ts';
 import {
+  contractOrderView, contractTradeView, type ContractOrderView, type ContractTradeView,
   selectOrders, selectTrades, spotCancelView, spotOrderView, spotPlacementView, spotTradeView,
   type SpotCancelView, type SpotOrderView, type SpotPlacementView, type SpotTradeView,
 } from './views.ts';
@@ -49,6 +53,7 @@ export class SimVenue {
   readonly ledger: Ledger;
   readonly core: EngineCore;
   readonly seed: number;
+  readonly desk: ContractDesk;
   private readonly users = new Map<string, UserId>();
 
   constructor(config: SimVenueConfig, clock: Clock) {
@@ -58,6 +63,7 @@ export class SimVenue {
     this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true);
     (config.instruments.symbols ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ spot: parseSpotSymbol(raw, `instruments.symbols[${i}]`) })));
     (config.instruments.contracts ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ contract: parseContract(raw, `instruments.contracts[${i}]`) })));
+    this.desk = new ContractDesk(this.core, config.contractFees);
     for (const a of config.accounts ?? []) {
       const userId = this.createUser(a.name, a.subAccounts ?? 0);
       if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
@@ -153,6 +159,99 @@ export class SimVenue {
     return selectTrades(list, { ...q, limit: clampLimit(q.limit, 500, 1000) }).map(spotTradeView);
   }
 
+  // ---- contract trading ------------------------------------------------------------------------------
+
+  /** Places a contract order for a type-3 account; returns the order. */
+  newContractOrder(accountId: AccountId, p: ContractOrderParams): ContractOrderView {
+    const plan = planContractOrder(this.desk, accountId, p);
+    return this.contractView(placeContractOrder(this.desk, accountId, plan));
+  }
+
+  /** Cancels a contract order (LIMIT or STOP) by orderId or clientOrderId. */
+  cancelContractOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): ContractOrderView {
+    return this.contractView(cancelContractOrder(this.desk, accountId, by.orderId, by.clientOrderId));
+  }
+
+  /** Returns one contract order in any state; -2013 when the account has no such order. */
+  getContractOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): ContractOrderView {
+    if (!by.orderId && !by.clientOrderId) throw emptyParam('orderId or clientOrderId');
+    const o = this.core.findOrder(accountId, by.orderId, by.clientOrderId);
+    if (!o || o.market !== 'contract') throw reject(-2013, [], { ...by });
+    return this.contractView(o);
+  }
+
+  /** Returns open contract orders of `orderType` (LIMIT: working orders; STOP: waiting stops), newest first (default 20). */
+  openContractOrders(accountId: AccountId, q: OrderQuery & { orderType?: string } = {}): ContractOrderView[] {
+    const stop = q.orderType === 'STOP';
+    const list = this.core.ordersByAccount.get(accountId) ?? [];
+    const pick = selectOrders(list, (o) => o.market === 'contract' && o.active && o.waiting === stop && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 20, 1000));
+    return pick.map((o) => this.contractView(o));
+  }
+
+  /** Returns finished contract orders of `orderType`, newest first. */
+  contractHistory(accountId: AccountId, q: OrderQuery & { orderType?: string } = {}): ContractOrderView[] {
+    const list = this.core.ordersByAccount.get(accountId) ?? [];
+    const type = q.orderType ?? 'LIMIT';
+    const pick = selectOrders(list, (o) => o.market === 'contract' && !o.active && o.type === type && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 500, 1000));
+    return pick.map((o) => this.contractView(o));
+  }
+
+  /** Returns the account's contract trades by the fromId/toId table (default 20). */
+  contractMyTrades(accountId: AccountId, q: TradeQuery = {}): ContractTradeView[] {
+    const list = (this.core.tradesByAccount.get(accountId) ?? []).filter((t) => t.order.market === 'contract' && (q.symbol === undefined || t.order.inst.symbol === q.symbol));
+    return selectTrades(list, { ...q, limit: clampLimit(q.limit, 20, 1000) }).map(contractTradeView);
+  }
+
+  /** Cancels every working contract order of a symbol (all symbols when absent). */
+  batchCancel(accountId: AccountId, symbol?: string): { message: string; timestamp: number } {
+    if (symbol !== undefined) needInstrument(this.core.instruments, symbol, 'contract');
+    for (const o of [...(this.core.ordersByAccount.get(accountId) ?? [])]) {
+      if (o.market === 'contract' && o.active && !o.waiting && (symbol === undefined || o.inst.symbol === symbol)) {
+        endOrder(this.desk, o, 'CANCELED');
+        this.core.finish(o.inst, false);
+      }
+    }
+    return { message: 'success', timestamp: this.clock.now() };
+  }
+
+  /** Returns the account's positions as the positions endpoint shows them. */
+  positions(accountId: AccountId, q: { symbol?: string; side?: string } = {}): PositionWire[] {
+    if (q.side !== undefined && q.side !== 'LONG' && q.side !== 'SHORT') throw reject(-1155, [], { side: q.side });
+    return this.desk.positions.list(accountId, q.symbol).filter((p) => q.side === undefined || p.side === q.side).map((p) => {
+      const inst = this.core.instruments.get(p.symbol)!;
+      const spec = this.desk.positions.spec(p.symbol);
+      const mark = this.desk.mark(inst) ?? p.avgPrice;
+      const last = inst.klines.lastPrice();
+      return positionWire(spec, positionView(spec, p, mark, last === undefined ? mark : BigInt(last) * inst.tick.amount));
+    });
+  }
+
+  /** Adds (positive) or removes (negative) position margin; -1161 when a removal is forbidden. */
+  modifyMargin(accountId: AccountId, p: { symbol: string; side: string; amount: string }): { symbol: string; margin: string; timestamp: number } {
+    const inst = needInstrument(this.core.instruments, p.symbol, 'contract');
+    if (p.side !== 'LONG' && p.side !== 'SHORT') throw reject(-1155, [], { side: p.side });
+    const spec = this.desk.positions.spec(p.symbol);
+    const mark = this.desk.mark(inst);
+    const pos = this.desk.positions.get(accountId, p.symbol, p.side);
+    const margin = this.desk.positions.modifyMargin(accountId, p.symbol, p.side, toAmount(p.amount, 'amount'), mark ?? pos?.avgPrice ?? 1n);
+    this.core.touch(accountId, spec.marginToken);
+    emitPosition(this.desk, accountId, inst, p.side);
+    this.core.finish(inst, false);
+    return { symbol: p.symbol, margin: fmtAmount(margin, spec.marginDecimals), timestamp: this.clock.now() };
+  }
+
+  /** Sets the mark price of a contract (from the index); liquidates positions it crosses. */
+  setMarkPrice(symbol: string, price: string): void {
+    const inst = needInstrument(this.core.instruments, symbol, 'contract');
+    this.desk.marks.set(symbol, toAmount(price, 'price'));
+    liquidate(this.desk, inst);
+    this.core.finish(inst, false);
+  }
+
+  private contractView(o: SimOrder): ContractOrderView {
+    return contractOrderView(o, this.desk.positions.spec(o.inst.symbol).marginDecimals);
+  }
+
   // ---- market data -----------------------------------------------------------------------------------
 
   /** Returns the depth of a symbol (default and max 100 levels, larger limits truncated). */
@@ -222,6 +321,8 @@ export class SimVenue {
 
   /** Returns the whole state as one canonical string: equal strings mean equal states. */
   snapshot(): string {
-    return snapshotOf(this.core, this.ledger.snapshot());
+    const stops = [...this.desk.stops.entries()].map(([k, v]) => [k, v.map((o) => o.orderId)]);
+    const marks = [...this.desk.marks.entries()].map(([k, v]) => [k, v.toString()]);
+    return snapshotOf(this.core, this.ledger.snapshot(), { positions: this.desk.positions.snapshotData(), stops, marks });
   }
 }

@@ -123,6 +123,12 @@ export class FixtureServer extends EventEmitter {
     this.overrides.set(key, typeof with_ === 'string' ? sampleResponder(loadSample(with_)) : with_);
   }
 
+  /** Forgets pending faults and answer overrides. */
+  reset(): void {
+    this.faults.length = 0;
+    this.overrides.clear();
+  }
+
   /** Resolves once `n` requests in all have arrived. */
   async waitForRequests(n: number): Promise<void> {
     while (this.received.length < n) await once(this, 'request');

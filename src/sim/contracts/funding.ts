@@ -94,22 +94,38 @@ export interface FundingSources {
   mark(symbol: string): Amount | undefined;
 }
 
-/** Runs funding of every contract at each 8-hour boundary of the clock (multiples of 8 h since the epoch) and keeps the records. */
+/**
+ * Offset of the funding boundaries from multiples of 8 h since the epoch: the published fundingRate
+ * sample runs 1570708800000 → 1570737600000 (12:00 → 20:00 UTC), so boundaries fall at 04:00, 12:00, 20:00 UTC.
+ */
+export const FUNDING_OFFSET_MS = 4 * 3600_000;
+
+/** Runs funding of every contract at each 8-hour boundary of the clock and keeps the records. */
 export class FundingSchedule {
   private readonly recs: FundingRecord[] = [];
   private timer: TimerHandle | undefined;
+  private readonly intervalMs: number;
+  private readonly offsetMs: number;
 
   constructor(
     private readonly clock: Clock,
     private readonly positions: Positions,
     private readonly indexes: IndexPrices,
     private readonly sources: FundingSources,
-    private readonly intervalMs = FUNDING_INTERVAL_MS,
-  ) {}
+    opts: { intervalMs?: number; offsetMs?: number } = {},
+  ) {
+    this.intervalMs = opts.intervalMs ?? FUNDING_INTERVAL_MS;
+    this.offsetMs = opts.offsetMs ?? FUNDING_OFFSET_MS;
+  }
+
+  /** Returns the start of the interval running at the clock's time. */
+  private intervalStart(): number {
+    return Math.floor((this.clock.now() - this.offsetMs) / this.intervalMs) * this.intervalMs + this.offsetMs;
+  }
 
   /** Returns the time of the next funding settlement. */
   nextFundingTime(): number {
-    return (Math.floor(this.clock.now() / this.intervalMs) + 1) * this.intervalMs;
+    return this.intervalStart() + this.intervalMs;
   }
 
   /** Starts settling at each boundary. */
@@ -130,7 +146,7 @@ export class FundingSchedule {
 
   /** Settles every contract for the interval that ends now; returns the results by symbol. */
   settleAll(): Map<string, FundingResult> {
-    const end = Math.floor(this.clock.now() / this.intervalMs) * this.intervalMs;
+    const end = this.intervalStart();
     const start = end - this.intervalMs;
     const out = new Map<string, FundingResult>();
     for (const spec of this.positions.allSpecs()) {
@@ -145,7 +161,7 @@ export class FundingSchedule {
 
   /** Returns the predicted rate of the running interval (state "current"). */
   currentRate(symbol: string): FundingRecord {
-    const start = Math.floor(this.clock.now() / this.intervalMs) * this.intervalMs;
+    const start = this.intervalStart();
     const spec = this.positions.spec(symbol);
     return { symbol, intervalStart: start, intervalEnd: start + this.intervalMs, rate: this.sources.rate(symbol, start), index: this.indexes.index(spec.index) };
   }

@@ -101,7 +101,7 @@ export class SimInstrument {
       if (u < this.minPrice) return { ok: false, code: -1133 };
       return { ok: true, units: u };
     }
-    return { ok: false, code: failureCode(u, s, this.model.maxPrice, -1132, -1134) };
+    return { ok: false, code: failureCode(u, s, this.model.maxPrice, this.model.minPrice, [-1132, -1133, -1134]) };
   }
 
   /** Checks a quantity against LOT_SIZE: -1135 too big, -1136 too small, -1137 precision; -1130 not a number. */
@@ -112,11 +112,12 @@ export class SimInstrument {
       if (u < this.minQty) return { ok: false, code: -1136 };
       return { ok: true, units: u };
     }
-    return { ok: false, code: failureCode(u, s, this.model.maxQty, -1135, -1137) };
+    return { ok: false, code: failureCode(u, s, this.model.maxQty, this.model.minQty, [-1135, -1136, -1137]) };
   }
 }
 
-function failureCode(sentinel: number, s: string, max: string | undefined, tooHigh: number, precision: number): number {
+/** Returns the code of a value that is not a whole number of units: out of range first, else precision. */
+function failureCode(sentinel: number, s: string, max: string | undefined, min: string | undefined, [tooHigh, tooLow, precision]: [number, number, number]): number {
   switch (sentinel) {
     case NOT_A_NUMBER:
     case NEGATIVE:
@@ -124,7 +125,8 @@ function failureCode(sentinel: number, s: string, max: string | undefined, tooHi
     case TOO_LARGE:
       return tooHigh;
     case BAD_PRECISION:
-      return max !== undefined && compareDecimal(s, max) > 0 ? tooHigh : precision;
+      if (max !== undefined && compareDecimal(s, max) > 0) return tooHigh;
+      return min !== undefined && compareDecimal(s, min) < 0 ? tooLow : precision;
     default:
       return -1130;
   }

@@ -70,3 +70,12 @@ export function makeVenue(over: Partial<SimVenueConfig> = {}): { venue: SimVenue
   const acc = (n: string): string => venue.accountOf(venue.user(n), 1);
   return { venue, clock, alice: acc('alice'), bob: acc('bob'), carol: acc('carol') };
 }
+
+/** Moves `amount` of TBTC from each named user's token account into its contracts account; returns the contracts account ids. */
+export function fundContracts(venue: SimVenue, names: string[], amount = '5'): string[] {
+  return names.map((n) => {
+    const userId = venue.user(n);
+    venue.ledger.transfer({ userId, accountIndex: 0 }, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: 0, tokenId: 'TBTC', amount: BigInt(amount) * 10n ** 18n });
+    return venue.accountOf(userId, 3);
+  });
+}

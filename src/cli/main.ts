@@ -1,5 +1,6 @@
 /** The `bhtrade` command line: dispatches to its subcommands. */
 import { argv, exit, stdout, stderr } from 'node:process';
+import { venueCommand } from './venue.ts';
 
 const HELP = `bhtrade: event-driven algorithmic trading for the venue
 
@@ -20,6 +21,8 @@ async function main(args: string[]): Promise<number> {
     case '-h':
       stdout.write(HELP);
       return 0;
+    case 'venue':
+      return venueCommand(args.slice(1));
     default:
       stderr.write(`bhtrade: unknown command '${cmd}'\n\n${HELP}`);
       return 2;

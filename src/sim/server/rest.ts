@@ -71,7 +71,7 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
     const r = route;
     if (r.method === 'GET' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
-      run(d, r, req, res, query, '', ip);
+      run(d, r, req, res, path, query, '', ip);
       return;
     }
     readBody(req, d.maxBodyBytes, (err, body) => {
@@ -80,7 +80,7 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
         return;
       }
       try {
-        run(d, r, req, res, query, formBody(req, body), ip);
+        run(d, r, req, res, path, query, formBody(req, body), ip);
       } catch (e) {
         answerError(d, res, e);
       }
@@ -95,7 +95,7 @@ function formBody(req: IncomingMessage, body: Buffer): string {
   return bodyText(body);
 }
 
-function run(d: RestDeps, route: Route, req: IncomingMessage, res: ServerResponse, query: string, body: string, ip: string): void {
+function run(d: RestDeps, route: Route, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string, ip: string): void {
   let out: string;
   try {
     const rp = parseParams(query, body);
@@ -114,7 +114,7 @@ function run(d: RestDeps, route: Route, req: IncomingMessage, res: ServerRespons
       if (route.order) d.limiter.chargeOrder(key.userId, ip);
     }
     if (route.order && d.faults.fires('orderErrorBefore')) throw apiError(-1001);
-    const value = route.handle({ p: new Params(rp.values), key, now, ip });
+    const value = route.handle({ p: new Params(rp.values), key, now, ip, path });
     if (route.order) {
       if (d.faults.fires('orderErrorAfter')) throw apiError(-1001);
       if (d.faults.fires('orderTimeoutAfter')) throw new ApiError(-1007, 'Timeout waiting for response from backend server.', 504);

@@ -11,6 +11,8 @@ export interface Ctx {
   readonly key: KeyRecord | undefined;
   readonly now: number;
   readonly ip: string;
+  /** The request path as sent (before canonicalisation). */
+  readonly path: string;
 }
 
 /** One endpoint. `handle` returns the JSON value to send, or throws an ApiError / VenueError. */

@@ -34,7 +34,8 @@ export interface Backend {
 export interface VenueServerOptions {
   readonly config: VenueConfig;
   readonly clock: Clock;
-  readonly backend: Backend;
+  /** Builds the backend; it is given the server's faults so its market stream can drop sockets too. */
+  readonly backend: (faults: Faults) => Backend;
   readonly log?: Logger;
   /** Seed of the server's own randomness (listenKeys, faults); the config's server.seed when absent. */
   readonly seed?: number;
@@ -48,6 +49,7 @@ export class VenueServer {
   readonly limiter: RateLimiter;
   readonly listenKeys: ListenKeys;
   readonly userStreams: UserStreams;
+  readonly backend: Backend;
   private readonly http: Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly unsubscribe: () => void;
@@ -62,10 +64,11 @@ export class VenueServer {
     this.limiter = new RateLimiter(clock, c.rateLimits, c.bans);
     this.listenKeys = new ListenKeys(clock, new Rng(seed ^ 0x1157e4), c.server.userStream.listenKeyValidityMs);
     this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, c.server.userStream);
-    this.unsubscribe = o.backend.subscribeUser((userId, payload) => this.userStreams.push(userId, payload));
-    const routes: Route[] = [...publicRoutes(c, clock), ...streamRoutes(this.listenKeys), ...o.backend.routes];
+    this.backend = o.backend(this.faults);
+    this.unsubscribe = this.backend.subscribeUser((userId, payload) => this.userStreams.push(userId, payload));
+    const routes: Route[] = [...publicRoutes(c, clock), ...streamRoutes(this.listenKeys), ...this.backend.routes];
     const listener = restListener({
-      clock, routes, keys: keysOf(c, o.backend), limiter: this.limiter, faults: this.faults, log,
+      clock, routes, keys: keysOf(c, this.backend), limiter: this.limiter, faults: this.faults, log,
       maxBodyBytes: c.server.maxBodyBytes,
       other: (req, res, body) => this.admin(req, res, body),
     });
@@ -103,9 +106,9 @@ export class VenueServer {
   async stop(): Promise<void> {
     this.unsubscribe();
     this.userStreams.closeAll();
-    this.o.backend.market?.closeAll();
+    this.backend.market?.closeAll();
     this.listenKeys.dispose();
-    this.o.backend.stop?.();
+    this.backend.stop?.();
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
@@ -125,8 +128,8 @@ export class VenueServer {
       this.userStreams.upgrade(this.wss, req, socket, head, user[1]!);
       return;
     }
-    if (/^\/openapi\/quote\/ws\/v1\/?$/.test(path) && this.o.backend.market) {
-      this.o.backend.market.upgrade(this.wss, req, socket, head);
+    if (/^\/openapi\/quote\/ws\/v1\/?$/.test(path) && this.backend.market) {
+      this.backend.market.upgrade(this.wss, req, socket, head);
       return;
     }
     socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
@@ -156,7 +159,7 @@ export class VenueServer {
     } else if (path === '/admin/faults' && req.method === 'DELETE') {
       reply(200, { settings: this.faults.set({}) });
     } else if (path === '/admin/faults/drop' && req.method === 'POST') {
-      const n = this.userStreams.dropAll() + (this.o.backend.market?.dropAll() ?? 0);
+      const n = this.userStreams.dropAll() + (this.backend.market?.dropAll() ?? 0);
       reply(200, { dropped: n });
     } else {
       reply(404, { code: -1020, msg: 'This operation is not supported.' });

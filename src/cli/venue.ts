@@ -1,0 +1,85 @@
+/** `bhtrade venue`: serves the simulated venue on loopback and prints its REST and WebSocket base URLs. */
+import { stderr, stdout } from 'node:process';
+import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { BhError } from '../core/errors.ts';
+import { createLogger } from '../core/logger.ts';
+import { loadVenueConfig } from '../sim/server/config.ts';
+import { startVenue } from '../sim/server/start.ts';
+
+const USAGE = 'Usage: bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
+
+interface Args {
+  config: string;
+  host?: string;
+  port?: number;
+  seed?: number;
+  startTime?: number;
+}
+
+/** Returns the parsed options; throws a message naming the bad option. */
+export function parseVenueArgs(argv: readonly string[]): Args {
+  const out: Args = { config: 'config/venue.yaml' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const int = (name: string, v: string, min: number, max: number): number => {
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${v}`);
+      return Number(v);
+    };
+    switch (flag) {
+      case '--config': out.config = value(); break;
+      case '--host': out.host = value(); break;
+      case '--port': out.port = int('--port', value(), 0, 65535); break;
+      case '--seed': out.seed = int('--seed', value(), 0, 2 ** 31 - 1); break;
+      case '--start-time': out.startTime = int('--start-time', value(), 0, 8.64e15); break;
+      default: throw new Error(`unknown option ${a}`);
+    }
+  }
+  return out;
+}
+
+/** A live clock that starts at `start` and runs at wall speed, so dated examples (timestamp 1538323200000) pass the timing rule. */
+function shiftedClock(start: number): Clock {
+  const live = new LiveClock();
+  const offset = start - Date.now();
+  return {
+    now: () => Date.now() + offset,
+    setTimeout: (fn: () => void, ms: number): TimerHandle => live.setTimeout(fn, ms),
+    setInterval: (fn: () => void, ms: number): TimerHandle => live.setInterval(fn, ms),
+    sleep: (ms: number) => live.sleep(ms),
+  };
+}
+
+/** Runs the venue until SIGINT or SIGTERM; returns the exit code. */
+export async function venueCommand(argv: readonly string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseVenueArgs(argv);
+  } catch (e) {
+    stderr.write(`bhtrade venue: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const log = createLogger({ name: 'venue', pretty: false, destination: process.stderr });
+  try {
+    const config = loadVenueConfig(args.config, process.env);
+    const clock = args.startTime === undefined ? new LiveClock() : shiftedClock(args.startTime);
+    const venue = await startVenue({ config, clock, log, host: args.host, port: args.port, seed: args.seed });
+    stdout.write(`${venue.server.restUrl}\n${venue.server.wsUrl}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await venue.stop();
+    log.info('venue stopped');
+    return 0;
+  } catch (e) {
+    stderr.write(`bhtrade venue: ${e instanceof BhError ? e.message : String((e as Error).message ?? e)}\n`);
+    return 1;
+  }
+}

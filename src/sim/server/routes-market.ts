@@ -1,0 +1,102 @@
+/** Public market routes under /openapi/quote/v1 (with and without `contract/`) and the public contract routes; times are numbers here. */
+import type { SimVenue } from '../engine/venue.ts';
+import type { Ticker24 } from '../engine/market.ts';
+import { ApiError } from './errors.ts';
+import type { VenueConfig } from './config.ts';
+import { indexPriceOf } from './market-adapter.ts';
+import type { Params } from './params.ts';
+import type { Route } from './route.ts';
+
+/** The quote server's own missing-parameter answer (HTTP 400, -100012). */
+function quoteMissing(name: string): ApiError {
+  return new ApiError(-100012, `Parameter ${name} [String] missing!`);
+}
+
+function symbolOf(p: Params): string {
+  const s = p.opt('symbol');
+  if (s === undefined) throw quoteMissing('symbol');
+  return s;
+}
+
+function spotTicker(t: Ticker24, withBook: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { time: t.time, symbol: t.symbol };
+  if (withBook) {
+    out['bestBidPrice'] = t.bestBidPrice;
+    out['bestAskPrice'] = t.bestAskPrice;
+  }
+  return { ...out, lastPrice: t.lastPrice, openPrice: t.openPrice, highPrice: t.highPrice, lowPrice: t.lowPrice, volume: t.volume, quoteVolume: t.quoteVolume };
+}
+
+function contractTicker(t: Ticker24, openInterest: string): Record<string, unknown> {
+  return {
+    time: t.time, symbol: t.symbol, bestBidPrice: t.bestBidPrice, bestAskPrice: t.bestAskPrice, volume: t.volume, quoteVolume: t.quoteVolume,
+    openInterest, lastPrice: t.lastPrice, highPrice: t.highPrice, lowPrice: t.lowPrice, openPrice: t.openPrice,
+  };
+}
+
+/** Returns the market-data routes. */
+export function marketRoutes(venue: SimVenue, c: VenueConfig): Route[] {
+  const isContract = (s: string): boolean => c.instruments.contracts.some((k) => k.symbol === s);
+  const openInterest = (): string => '0';
+  const tickers = (path: string, p: Params): unknown => {
+    const symbol = p.opt('symbol');
+    const contract = path.includes('/contract/') || (symbol !== undefined && isContract(symbol));
+    const t = venue.ticker24h(symbol, contract ? 'contract' : 'spot');
+    if (Array.isArray(t)) return t.map((x) => (contract ? contractTicker(x, openInterest()) : spotTicker(x, false)));
+    return contract ? contractTicker(t, openInterest()) : spotTicker(t, true);
+  };
+  return [
+    { method: 'GET', path: 'quote:depth', security: 'NONE', weight: 1, handle: (x) => venue.depth(symbolOf(x.p), x.p.limit(100, 100)) },
+    { method: 'GET', path: 'quote:depth/merged', security: 'NONE', weight: 1, handle: (x) => venue.depth(symbolOf(x.p), x.p.limit(40, 40)) },
+    { method: 'GET', path: 'quote:trades', security: 'NONE', weight: 1, handle: (x) => venue.trades(symbolOf(x.p), x.p.limit(500, 1000)) },
+    {
+      method: 'GET', path: 'quote:klines', security: 'NONE', weight: 1,
+      handle: (x) => {
+        const symbol = symbolOf(x.p);
+        const interval = x.p.opt('interval');
+        if (interval === undefined) throw quoteMissing('interval');
+        return venue.klines(symbol, interval, { startTime: x.p.optInt('startTime'), endTime: x.p.optInt('endTime'), limit: x.p.limit(1000, 1000) });
+      },
+    },
+    { method: 'GET', path: 'quote:ticker/24hr', security: 'NONE', weight: 1, handle: (x) => tickers(x.path, x.p) },
+    { method: 'GET', path: 'quote:ticker/price', security: 'NONE', weight: 1, handle: (x) => venue.priceTicker(x.p.opt('symbol')) },
+    { method: 'GET', path: 'quote:ticker/bookTicker', security: 'NONE', weight: 1, handle: (x) => venue.bookTicker(x.p.opt('symbol')) },
+    {
+      method: 'GET', path: 'quote:index', security: 'NONE', weight: 1,
+      handle: (x) => {
+        const wanted = x.p.opt('symbols')?.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+          ?? [...new Set(c.instruments.contracts.map((k) => k.index))];
+        const index: Record<string, string> = {};
+        const edp: Record<string, string> = {};
+        for (const s of wanted) {
+          const v = indexPriceOf(venue, c, s);
+          if (v !== undefined) {
+            index[s] = v;
+            edp[s] = v;
+          }
+        }
+        return { index, edp };
+      },
+    },
+    {
+      method: 'GET', path: 'main:contracts', security: 'NONE', weight: 1,
+      handle: () => c.instruments.contracts.map((k) => {
+        const t = venue.ticker24h(k.symbol, 'contract') as Ticker24;
+        const ix = indexPriceOf(venue, c, k.index) ?? '0';
+        return {
+          symbol: k.symbol, symbolName: k.symbolName ?? k.symbol, baseToken: k.symbol, quoteToken: k.marginToken,
+          lastPrice: t.lastPrice, baseVolume: t.volume, quoteVolume: t.quoteVolume, bid: t.bestBidPrice, ask: t.bestAskPrice,
+          high: t.highPrice, low: t.lowPrice, productType: 'futures', openInterest: openInterest(), indexPrice: ix, index: k.index,
+          indexBaseToken: 'USD', startTs: String(Math.floor((t.time - 86_400_000) / 1000)), endTs: String(Math.floor(t.time / 1000)),
+          fundingRate: k.fundingRate, nextFundingRate: k.fundingRate, nextFundingRateTs: nextFundingSeconds(t.time),
+        };
+      }),
+    },
+  ];
+}
+
+/** Returns the next 8-hour funding boundary after `now`, in seconds (venue-notes.md §5). */
+export function nextFundingSeconds(now: number): number {
+  const eight = 8 * 3_600_000;
+  return Math.floor((Math.floor(now / eight) + 1) * eight / 1000);
+}

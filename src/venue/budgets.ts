@@ -229,26 +229,43 @@ export class RateBudgets {
     this.emit({ type: 'sent', charge, at: now });
   }
 
+  /**
+   * Releases waiters in order. Orders and other requests are two lanes: an order held back (by
+   * ORDERS or a pause) holds back the orders behind it but not reads, so a paused ORDERS budget
+   * never stalls queries; a held-back read holds back everything behind it.
+   */
   private pump(): void {
     this.timer?.cancel();
     this.timer = undefined;
-    while (this.queue.length > 0) {
-      const head = this.queue[0]!;
+    let ordersHeld = false;
+    let allHeld = false;
+    let nextMs = Infinity;
+    for (let i = 0; i < this.queue.length && !allHeld; ) {
+      const w = this.queue[i]!;
+      const isOrder = w.charge.orders > 0;
+      if (isOrder && ordersHeld) {
+        i++;
+        continue;
+      }
       try {
-        this.throwIfBanned(head.charge);
-        const wait = this.waitFor(head.charge);
+        this.throwIfBanned(w.charge);
+        const wait = this.waitFor(w.charge);
         if (wait.ms > 0) {
-          this.timer = this.clock.setTimeout(() => this.pump(), wait.ms);
-          return;
+          nextMs = Math.min(nextMs, wait.ms);
+          if (isOrder) ordersHeld = true;
+          else allHeld = true;
+          i++;
+          continue;
         }
-        this.queue.shift();
-        this.charge(head.charge);
-        head.resolve();
+        this.queue.splice(i, 1);
+        this.charge(w.charge);
+        w.resolve();
       } catch (err) {
-        this.queue.shift();
-        head.reject(err);
+        this.queue.splice(i, 1);
+        w.reject(err);
       }
     }
+    if (nextMs < Infinity) this.timer = this.clock.setTimeout(() => this.pump(), nextMs);
   }
 
   private emit(ev: BudgetEvent): void {

@@ -96,3 +96,22 @@ describe('RateBudgets', () => {
     await budgets.acquire(ORDER);
   });
 });
+
+describe('RateBudgets lanes', () => {
+  it('an ORDERS pause holds back later orders but lets reads through, in order within each lane', async () => {
+    const clock = new VirtualClock(0);
+    const budgets = new RateBudgets(clock);
+    budgets.rateLimited('ORDERS', 2_000);
+    const log: string[] = [];
+    const p = [
+      budgets.acquire(ORDER).then(() => log.push(`order1@${clock.now()}`)),
+      budgets.acquire(READ).then(() => log.push(`read@${clock.now()}`)),
+      budgets.acquire(ORDER).then(() => log.push(`order2@${clock.now()}`)),
+    ];
+    await clock.advance(0);
+    expect(log).toEqual(['read@0']);
+    await clock.advance(2_000);
+    await Promise.all(p);
+    expect(log).toEqual(['read@0', 'order1@2000', 'order2@2000']);
+  });
+});

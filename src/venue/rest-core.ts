@@ -45,6 +45,7 @@ export class RestCore {
   private readonly splitQueryKeys: ReadonlySet<string>;
   private readonly log: Logger;
   private offsetMs = 0;
+  private readonly origin: string;
 
   constructor(opts: RestClientOptions) {
     let origin: URL;
@@ -60,6 +61,7 @@ export class RestCore {
       throw new ConfigError('recvWindow', `must be an integer number of ms in 1..60000 (5000 or less recommended), got ${opts.recvWindow}`);
     }
     this.clock = opts.clock;
+    this.origin = origin.origin;
     this.apiKey = opts.apiKey;
     this.signer = opts.secret === undefined ? undefined : new Signer(opts.secret);
     this.recvWindow = opts.recvWindow;
@@ -68,6 +70,11 @@ export class RestCore {
     this.log = opts.logger ?? silentLogger();
     this.budgets = opts.budgets instanceof RateBudgets ? opts.budgets : new RateBudgets(opts.clock, opts.budgets?.limits, opts.budgets);
     this.http = new HttpTransport(origin.origin, { clock: opts.clock, timeouts: opts.timeouts, connections: opts.connections, keepAliveMs: opts.keepAliveMs });
+  }
+
+  /** Keeps the key and the secret out of logs and serialisation. */
+  toJSON(): Record<string, unknown> {
+    return { venue: this.origin, signed: this.signer !== undefined, placement: this.placement, clockOffsetMs: this.offsetMs };
   }
 
   /** Returns the current estimate of serverTime − local time in ms. */

@@ -149,8 +149,9 @@ export class Dispatcher {
 export function deepFreeze(o: object): void {
   if (Object.isFrozen(o)) return;
   Object.freeze(o);
-  for (const v of Object.values(o)) {
-    if (v !== null && typeof v === 'object') deepFreeze(v as object);
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object') deepFreeze(v);
   }
 }
 

@@ -18,12 +18,12 @@ const amount = fc.oneof(
 const op = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant('deposit' as const), u: fc.nat(USERS - 1), a: fc.nat(1), x: amount }), weight: 4 },
   { arbitrary: fc.record({ k: fc.constant('pending' as const), u: fc.nat(USERS - 1), x: amount.map((x) => x / 100n + 1n), toContract: fc.constant(true) }), weight: 3 },
-  fc.record({ k: fc.constant('transfer' as const), u: fc.nat(USERS - 1), a: fc.nat(1), x: amount, ft: fc.constantFrom(1, 2, 3, 4), fi: fc.nat(2), tt: fc.constantFrom(1, 3), ti: fc.nat(2), sub: fc.boolean() }),
+  { arbitrary: fc.record({ k: fc.constant('transfer' as const), u: fc.nat(USERS - 1), a: fc.nat(1), x: amount.map((x) => x / 1000n + 1n), ft: fc.constantFrom(1, 1, 1, 2, 3, 4), fi: fc.constantFrom(0, 0, 1, 2), tt: fc.constantFrom(1, 3), ti: fc.nat(2), sub: fc.boolean() }), weight: 2 },
   fc.record({ k: fc.constant('pending' as const), u: fc.nat(USERS - 1), x: amount, toContract: fc.boolean() }),
-  fc.record({ k: fc.constant('fill' as const), b: fc.nat(USERS - 1), s: fc.nat(USERS - 1), price: amount, qty: amount, over: fc.bigInt({ min: 0n, max: 10n ** 18n }), bm: fc.boolean() }),
+  { arbitrary: fc.record({ k: fc.constant('fill' as const), b: fc.nat(USERS - 1), s: fc.nat(USERS - 1), price: fc.bigInt({ min: 10n ** 14n, max: 10n ** 20n }), qty: fc.bigInt({ min: 1n, max: 10n ** 19n }), over: fc.bigInt({ min: 0n, max: 10n ** 18n }), bm: fc.boolean() }), weight: 3 },
   fc.record({ k: fc.constant('withdraw' as const), u: fc.nat(USERS - 1), a: fc.nat(1), x: amount, outcome: fc.constantFrom('success', 'brokerReject', 'auditReject', 'failure') as fc.Arbitrary<'success'>, id: fc.nat(5) }),
   fc.record({ k: fc.constant('tick' as const), ms: fc.nat(200_000) }),
-  fc.record({ k: fc.constant('open' as const), u: fc.nat(USERS - 1), long: fc.boolean(), qty: fc.integer({ min: 1, max: 5000 }), price: fc.integer({ min: 5000, max: 15000 }), lev: fc.integer({ min: 1, max: 50 }) }),
+  { arbitrary: fc.record({ k: fc.constant('open' as const), u: fc.nat(USERS - 1), long: fc.boolean(), qty: fc.integer({ min: 1, max: 5000 }), price: fc.integer({ min: 5000, max: 15000 }), lev: fc.integer({ min: 1, max: 50 }) }), weight: 3 },
   fc.record({ k: fc.constant('close' as const), u: fc.nat(USERS - 1), long: fc.boolean(), qty: fc.integer({ min: 1, max: 5000 }), price: fc.integer({ min: 5000, max: 15000 }) }),
   fc.record({ k: fc.constant('margin' as const), u: fc.nat(USERS - 1), long: fc.boolean(), x: fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }) }),
   fc.record({ k: fc.constant('mark' as const), price: fc.integer({ min: 5000, max: 15000 }), rate: fc.integer({ min: -100, max: 100 }) }),
@@ -122,7 +122,7 @@ describe('money is conserved', () => {
     const done = new Map<string, number>();
     let liquidations = 0;
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
+      fc.property(fc.array(op, { minLength: 20, maxLength: 80 }), (ops) => {
         const w = setup();
         for (const o of ops) {
           const before = state(w);
@@ -142,6 +142,7 @@ describe('money is conserved', () => {
       }),
       { numRuns: 200, seed: 20_260_301 },
     );
+    console.log(JSON.stringify([...done]), refused, liquidations);
     // Every kind of step succeeded many times, refusals were common, and liquidations happened.
     for (const k of ['deposit', 'transfer', 'pending', 'fill', 'withdraw', 'tick', 'open', 'close', 'margin', 'mark']) expect(done.get(k) ?? 0, k).toBeGreaterThan(20);
     expect(refused).toBeGreaterThan(500);

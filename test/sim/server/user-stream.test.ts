@@ -48,15 +48,22 @@ describe('listenKeys on the virtual clock', () => {
     expect(await s.closed).toBe(1000);
   });
 
-  it('pings every 30 s, answers client pings, and closes at 24 hours', async () => {
+  it('pings every 30 s and answers client pings', async () => {
     t = await startTest();
     const v = t;
-    const key = await listenKey(v);
-    const s = await openWs(`${v.ws}/openapi/ws/${key}`);
+    const s = await openWs(`${v.ws}/openapi/ws/${await listenKey(v)}`);
     await v.clock.advance(30_000);
     expect(await s.next((f) => 'ping' in f)).toEqual({ ping: v.clock.now() });
     s.ws.send(JSON.stringify({ ping: 12345 }));
     expect(await s.next((f) => 'pong' in f)).toEqual({ pong: 12345 });
+  });
+
+  it('closes a connection at 24 hours even while its key is kept alive', async () => {
+    const cfg = { pingIntervalMs: 3_600_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000 };
+    t = await startTest({ server: { ...(await import('./helpers.ts')).testConfig().server, userStream: cfg } });
+    const v = t;
+    const key = await listenKey(v);
+    const s = await openWs(`${v.ws}/openapi/ws/${key}`);
     for (let h = 0; h < 24; h++) {
       await v.clock.advance(50 * 60_000);
       await signed(v.url, 'PUT', '/openapi/v1/userDataStream', { listenKey: key });

@@ -30,8 +30,10 @@ export interface Endpoint<P, T> {
   /** True for new orders: each counts against the ORDERS budgets. */
   readonly countsOrders: boolean;
   readonly effect: Effect;
-  /** The venue-api.md table(s) the endpoint's row is in. */
+  /** The venue-api.md table the endpoint's row is in. */
   readonly section: string;
+  /** Another table that lists the same endpoint (brokerInfo, klines). */
+  readonly alsoIn?: string;
   /** The model parser's name, for the generated endpoint list. */
   readonly parser: string;
   readonly parse: (raw: unknown) => T;

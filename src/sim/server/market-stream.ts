@@ -50,15 +50,28 @@ export class MarketStreams {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly clock: Clock, private readonly src: MarketSource, private readonly faults: Faults, private readonly o: MarketStreamOptions) {
-    const c = o.cadences;
+    this.unsubscribe = src.subscribe((ev) => this.onEvent(ev));
+  }
+
+  /** Runs the push cadences only while someone is connected, so an idle venue schedules nothing. */
+  private startTimers(): void {
+    if (this.timers.length > 0) return;
+    const c = this.o.cadences;
+    const clock = this.clock;
     this.timers.push(clock.setInterval(() => this.flushDepth('depth', false), c.spotDepth));
     this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', false), c.spotMergedDepth));
     this.timers.push(clock.setInterval(() => this.flushDepth('depth', true), c.contractDepth));
     this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', true), c.contractMergedDepth));
     this.timers.push(clock.setInterval(() => this.flushDiffs(), Math.min(c.spotDepth, c.contractMergedDepth)));
-    this.timers.push(clock.setInterval(() => this.pushIndex(), o.indexMs ?? 1000));
-    this.timers.push(clock.setInterval(() => this.sweepIdle(), Math.max(1000, Math.floor(o.idleTimeoutMs / 10))));
-    this.unsubscribe = src.subscribe((ev) => this.onEvent(ev));
+    this.timers.push(clock.setInterval(() => this.pushIndex(), this.o.indexMs ?? 1000));
+    this.timers.push(clock.setInterval(() => this.sweepIdle(), Math.max(1000, Math.floor(this.o.idleTimeoutMs / 10))));
+  }
+
+  private stopTimers(): void {
+    for (const t of this.timers) t.cancel();
+    this.timers.length = 0;
+    this.dirty.clear();
+    this.diffs.clear();
   }
 
   /** Completes a WebSocket upgrade and starts serving the connection. */
@@ -80,7 +93,7 @@ export class MarketStreams {
 
   /** Closes every connection and stops the timers (on shutdown). */
   closeAll(): void {
-    for (const t of this.timers) t.cancel();
+    this.stopTimers();
     this.unsubscribe();
     for (const c of [...this.conns]) c.ws.close(1001, 'server stopping');
   }
@@ -88,6 +101,7 @@ export class MarketStreams {
   private attach(ws: WebSocket): void {
     const conn: Conn = { ws, lastSeen: this.clock.now(), subs: new Map() };
     this.conns.add(conn);
+    this.startTimers();
     ws.on('message', (data, isBinary) => {
       conn.lastSeen = this.clock.now();
       if (isBinary) return this.error(conn, '-10000', 'Invalid request!');
@@ -98,6 +112,7 @@ export class MarketStreams {
       for (const s of conn.subs.values()) this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
       conn.subs.clear();
       this.conns.delete(conn);
+      if (this.conns.size === 0) this.stopTimers();
     });
   }
 

@@ -15,8 +15,8 @@ export interface EventBusOptions {
   logger?: Logger;
   /**
    * Deep-freeze every published event so a subscriber that mutates one throws at the mutation.
-   * Default: on unless NODE_ENV is "production". Backtests switch it off (it costs ~0.1 µs a trade
-   * and a few µs a 20-level book; see bench/bus.bench.ts).
+   * Default: on unless NODE_ENV is "production". Backtests switch it off: it costs ~0.1 µs a trade
+   * and ~6-10 µs a 20+20 level book (bench/bus.bench.ts).
    */
   freeze?: boolean;
   /** The clock whose time `scheduler` follows (default: none, and `scheduler` throws). */
@@ -36,10 +36,11 @@ export interface BusStats extends DispatchStats {
  * Guarantees: every stream is hot and cold-safe (a subscriber sees only events published after it
  * subscribed, never a replay); every subscriber sees events in publish order, also when a handler
  * publishes; one event reaches `events$` subscribers first, then those of its kind, then those of its
- * kind and symbol, each group in subscription order; a subscriber that throws is isolated: the bus, the other subscribers and the thrower
- * itself keep receiving later events, and the failure is logged. An error thrown inside an Rx
- * operator chain follows RxJS's contract instead: that one chain ends with the error, the rest
- * carries on. Errors RxJS cannot deliver are logged to the newest open bus (see rx-errors.ts). `close()` completes every stream and ends every `latest` mailbox.
+ * kind and symbol, each group in subscription order; a subscriber that throws is isolated: the bus,
+ * the other subscribers and the thrower itself keep receiving later events, and the failure is
+ * logged. An error thrown inside an Rx operator chain follows RxJS's contract instead: that one chain
+ * ends with the error, the rest carries on. Errors RxJS cannot deliver are logged to the newest open
+ * bus (see rx-errors.ts). `close()` completes every stream and ends every `latest` mailbox.
  */
 export class EventBus {
   /** Every event, in publish order. */

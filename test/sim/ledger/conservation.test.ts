@@ -140,11 +140,11 @@ describe('money is conserved', () => {
         checkInvariants(w);
         liquidations += w.liquidations;
       }),
-      { numRuns: 300, seed: 20_260_301 },
+      { numRuns: 150, seed: 20_260_301 },
     );
     // Every kind of step succeeded repeatedly, refusals were common, and liquidations happened.
-    for (const k of ['deposit', 'transfer', 'pending', 'fill', 'withdraw', 'tick', 'open', 'close', 'margin', 'mark']) expect(done.get(k) ?? 0, k).toBeGreaterThan(10);
-    expect(refused).toBeGreaterThan(500);
-    expect(liquidations).toBeGreaterThan(5);
+    for (const k of ['deposit', 'transfer', 'pending', 'fill', 'withdraw', 'tick', 'open', 'close', 'margin', 'mark']) expect(done.get(k) ?? 0, k).toBeGreaterThan(5);
+    expect(refused).toBeGreaterThan(300);
+    expect(liquidations).toBeGreaterThan(2);
   });
 });

@@ -1,0 +1,88 @@
+/** Configured exposure limits per symbol: PRICE_BAND, MAX_OPEN_ORDERS, MAX_POSITION and MAX_NOTIONAL. Orders that only reduce are not held to the size limits. */
+import { deny, pass } from '../denial.ts';
+import { dec, decimalsOf, show, showUp, type Decimal } from '../num.ts';
+import {
+  baseQty,
+  heldBase,
+  isReducing,
+  limitPriceOf,
+  positionQty,
+  positionSideOf,
+  symbolLimits,
+  valueOf,
+  valuePrice,
+  type CheckContext,
+} from '../terms.ts';
+import type { CheckResult, PlaceIntent } from '../types.ts';
+
+const HUNDRED = dec('100');
+
+/** Returns the order when its limit price lies within ±priceBandPct % of the last (or mark) price, else PRICE_BAND. Market-priced orders have the venue's own band. */
+export function checkPriceBand(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
+  const { priceBandPct, priceBandRef = 'last' } = symbolLimits(ctx.config, order.symbol);
+  const limit = limitPriceOf(order);
+  if (priceBandPct === undefined || limit === undefined) return pass(order);
+  const refText = ctx.snapshot.prices[order.symbol]?.[priceBandRef];
+  if (refText === undefined) return deny('NO_PRICE', { symbol: order.symbol, need: priceBandRef, for: 'PRICE_BAND' });
+  const ref = dec(refText);
+  const pct = dec(priceBandPct);
+  const low = ref.mul(HUNDRED.sub(pct)).div(HUNDRED);
+  const high = ref.mul(HUNDRED.add(pct)).div(HUNDRED);
+  const price = dec(limit);
+  if (price.gte(low) && price.lte(high)) return pass(order);
+  return deny('PRICE_BAND', { price: show(price), ref: priceBandRef, refPrice: show(ref), bandPct: show(pct), low: show(low), high: show(high) });
+}
+
+/** Returns the order when the symbol's open orders (all strategies), with this one, stay within maxOpenOrders; a replace does not add one. */
+export function checkMaxOpenOrders(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
+  const { maxOpenOrders } = symbolLimits(ctx.config, order.symbol);
+  if (maxOpenOrders === undefined) return pass(order);
+  const bySymbol = ctx.snapshot.openOrders[order.symbol] ?? {};
+  const open = Object.values(bySymbol).reduce((a, n) => a + n, 0);
+  const after = ctx.replacing ? open : open + 1;
+  if (after <= maxOpenOrders) return pass(order);
+  return deny('MAX_OPEN_ORDERS', { symbol: order.symbol, open: String(open), max: String(maxOpenOrders) });
+}
+
+interface Exposure {
+  readonly position: Decimal;
+  readonly added: Decimal;
+  readonly price: Decimal;
+}
+
+// The position the order adds to (spot base held, or contracts on the side it opens) and what it adds.
+function exposureOf(order: PlaceIntent, ctx: CheckContext): Exposure | 'no-price' {
+  const price = valuePrice(order, ctx.instrument, ctx.snapshot);
+  if (price === undefined) return 'no-price';
+  const position = order.kind === 'placeSpot' ? heldBase(ctx.instrument, ctx.snapshot) : positionQty(ctx.snapshot, order.symbol, positionSideOf(order));
+  return { position, added: baseQty(order, price), price };
+}
+
+/** Returns the order when the position after it stays within maxPosition, else MAX_POSITION. */
+export function checkMaxPosition(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
+  const { maxPosition } = symbolLimits(ctx.config, order.symbol);
+  if (maxPosition === undefined || isReducing(order, ctx.instrument, ctx.snapshot)) return pass(order);
+  const e = exposureOf(order, ctx);
+  if (e === 'no-price') return deny('NO_PRICE', { symbol: order.symbol, need: 'last', for: 'MAX_POSITION' });
+  const after = e.position.add(e.added);
+  const max = dec(maxPosition);
+  if (after.lte(max)) return pass(order);
+  // A market buy's quantity is an estimate from a quote amount: shown rounded up past the step's decimals.
+  const scale = ctx.instrument.qtyPrecision + 8;
+  return deny('MAX_POSITION', { symbol: order.symbol, position: show(e.position), order: showUp(e.added, scale), resulting: showUp(after, scale), max: show(max) });
+}
+
+/** Returns the order when the value of the position after it stays within maxNotional (quote on spot, margin token on contracts), else MAX_NOTIONAL. */
+export function checkMaxNotional(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
+  const { maxNotional } = symbolLimits(ctx.config, order.symbol);
+  if (maxNotional === undefined || isReducing(order, ctx.instrument, ctx.snapshot)) return pass(order);
+  const e = exposureOf(order, ctx);
+  if (e === 'no-price') return deny('NO_PRICE', { symbol: order.symbol, need: 'last', for: 'MAX_NOTIONAL' });
+  const after = e.position.add(e.added);
+  const notional = valueOf(ctx.instrument, after, e.price);
+  const max = dec(maxNotional);
+  if (notional.lte(max)) return pass(order);
+  const scale = Math.max(decimalsOf(maxNotional), ctx.instrument.marginPrecision ?? 0, 8);
+  return deny('MAX_NOTIONAL', { symbol: order.symbol, resulting: showUp(after, ctx.instrument.qtyPrecision + 8), price: show(e.price), notional: showUp(notional, scale), max: show(max) });
+}
+

@@ -177,6 +177,21 @@ export class BalanceBook {
     this.post([{ accountId, asset, free: amount, locked: -amount }]);
   }
 
+  /** Adds `amount` to an account's free balance, paid by a system pool (default the clearing pool), with a flow of `flow`. */
+  credit(accountId: AccountId, asset: string, amount: Amount, flow: FlowType, from: SystemPool = 'clearing'): void {
+    if (amount <= 0n) throw venueError(-1130, ['amount'], { amount: amount.toString(), rule: 'must be positive' });
+    this.post([{ accountId, asset, free: amount, flow }], [{ pool: from, asset, delta: -amount }]);
+  }
+
+  /**
+   * Takes `amount` from an account's free (or locked) balance into a system pool (default the
+   * clearing pool), with a flow of `flow`; throws -1131 when that part is short.
+   */
+  debit(accountId: AccountId, asset: string, amount: Amount, flow: FlowType, to: SystemPool = 'clearing', part: 'free' | 'locked' = 'free'): void {
+    if (amount <= 0n) throw venueError(-1130, ['amount'], { amount: amount.toString(), rule: 'must be positive' });
+    this.post([part === 'free' ? { accountId, asset, free: -amount, flow } : { accountId, asset, locked: -amount, flow }], [{ pool: to, asset, delta: amount }]);
+  }
+
   /**
    * Applies legs and pool changes as one step. Throws -1131 (nothing changed) when a user balance
    * part or the fee or insurance pool would end negative, -1171 for an unknown account, and a plain

@@ -81,3 +81,24 @@ describe('spot fill settlement', () => {
     expectVenueError(() => ledger.setSpotFees({ maker: '1', taker: '0' }), -1130);
   });
 });
+
+describe('credit and debit', () => {
+  it('move money between an account and a system pool with the named flow, refusing a short debit', () => {
+    const { ledger } = makeLedger();
+    const u = fundedUser(ledger, { USDT: '10' });
+    ledger.credit(u.spot, 'USDT', A('2'), 'MAKER_REWARD');
+    expectVenueError(() => ledger.credit(u.spot, 'USDT', A('1'), 'MAKER_REWARD', 'fees'), -1131); // the fee pool holds nothing yet
+    expect(ledger.pool('clearing', 'USDT')).toBe(A('-2'));
+    ledger.lock(u.spot, 'USDT', A('3'));
+    ledger.debit(u.spot, 'USDT', A('3'), 'SETTLEMENT', 'clearing', 'locked');
+    expect(ledger.balance(u.spot, 'USDT')).toEqual({ free: A('9'), locked: 0n });
+    expect(ledger.flows(u.spot).slice(1).map((f) => [f.flowType, fmtAmount(f.change), fmtAmount(f.total)])).toEqual([
+      ['MAKER_REWARD', '2', '12'],
+      ['SETTLEMENT', '-3', '9'],
+    ]);
+    const before = ledger.snapshot();
+    expectVenueError(() => ledger.debit(u.spot, 'USDT', A('9.1'), 'FEE'), -1131);
+    expectVenueError(() => ledger.credit(u.spot, 'USDT', 0n, 'PNL'), -1130);
+    expect(ledger.snapshot()).toBe(before);
+  });
+});

@@ -7,6 +7,7 @@ import type { Ledger } from '../ledger/ledger.ts';
 import { EventLog, type SimEventBody } from './events.ts';
 import type { SimInstrument } from './instruments.ts';
 import type { SimOrder } from './order.ts';
+import { amountText } from './units.ts';
 
 /** One execution of one order, as my-trades lists it. */
 export interface OwnTrade {
@@ -188,7 +189,7 @@ export class EngineCore {
       this.touched = new Map();
       for (const [accountId, asset] of touched.values()) {
         const b = this.ledger.balance(accountId, asset);
-        this.emit({ type: 'balance', account: accountId, asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) });
+        this.emit({ type: 'balance', account: accountId, asset, free: amountText(b.free), locked: amountText(b.locked) });
       }
     }
     if (inst && traded) {

@@ -30,11 +30,21 @@ const MESSAGES: Readonly<Record<number, string>> = {
   [-2013]: 'Order does not exist.',
 };
 
-/** Returns a definite VenueError for `code` with its message, `%s` filled by `args`, and `context` for logs. */
+/**
+ * Returns a definite VenueError for `code` with its message, `%s` filled by `args`, and `context` for logs.
+ * A refusal is an answer of the venue, not a bug: it carries no stack trace, because capturing one costs
+ * more than matching an order and a refused cancel is common in a busy run.
+ */
 export function reject(code: number, args: readonly string[] = [], context: Record<string, unknown> = {}): VenueError {
   let i = 0;
-  const msg = (MESSAGES[code] ?? MESSAGES[-1000]!).replace(/%s/g, () => args[i++] ?? '');
-  return new VenueError(`VENUE_${code}`, code, msg, 'definite', 400, { context });
+  const msg = args.length === 0 ? (MESSAGES[code] ?? MESSAGES[-1000]!) : (MESSAGES[code] ?? MESSAGES[-1000]!).replace(/%s/g, () => args[i++] ?? '');
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new VenueError(`VENUE_${code}`, code, msg, 'definite', 400, { context });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** Returns the -1105 error for an empty or zero parameter. */

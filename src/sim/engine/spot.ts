@@ -6,7 +6,7 @@ import type { EngineCore } from './core.ts';
 import type { SimInstrument } from './instruments.ts';
 import { SimOrder } from './order.ts';
 import { emptyParam, invalidParam, reject } from './reject.ts';
-import { BAD_PRECISION, decimalUnits } from './units.ts';
+import { amountText, BAD_PRECISION, decimalUnits } from './units.ts';
 
 /** Parameters of a new spot order, as the REST endpoint takes them. */
 export interface SpotOrderParams {
@@ -123,19 +123,12 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
     maxQuote: plan.budget,
     owner: o.owner,
   };
-  let traded = false;
   const fok = plan.tif === 'FOK' && plan.type !== 'LIMIT_MAKER';
-  if (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots)) {
-    if (plan.type !== 'LIMIT_MAKER') {
-      inst.book.match(
-        req,
-        (maker, lots, price) => {
-          traded = true;
-          settleSpot(core, o, maker as SimOrder, lots, price);
-        },
-        (maker) => expire(core, maker as SimOrder),
-      );
-    }
+  let traded = false;
+  if (plan.type !== 'LIMIT_MAKER' && (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots))) {
+    const fills = core.tradeIds.peek();
+    inst.book.match(req, spotHandlers(core, o).fill, spotHandlers(core, o).self);
+    traded = fills !== core.tradeIds.peek();
   }
   const rests = plan.type !== 'MARKET' && (plan.tif === 'GTC' || plan.type === 'LIMIT_MAKER');
   if (plan.budget !== Infinity && o.executedLots > 0) {
@@ -161,6 +154,30 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
   }
   core.finish(inst, traded);
   return o;
+}
+
+interface Handlers {
+  taker: SimOrder | undefined;
+  fill: (maker: BookEntry, lots: number, price: number) => void;
+  self: (maker: BookEntry) => void;
+}
+
+const handlers = new WeakMap<EngineCore, Handlers>();
+
+/** Returns the match callbacks of `core` pointed at `taker`: made once per engine, not per order. */
+function spotHandlers(core: EngineCore, taker: SimOrder): Handlers {
+  let h = handlers.get(core);
+  if (!h) {
+    const made: Handlers = {
+      taker: undefined,
+      fill: (maker, lots, price) => settleSpot(core, made.taker!, maker as SimOrder, lots, price),
+      self: (maker) => expire(core, maker as SimOrder),
+    };
+    handlers.set(core, made);
+    h = made;
+  }
+  h.taker = taker;
+  return h;
 }
 
 /** Settles one fill between the taker `t` and the resting `m`, and emits its events. */
@@ -217,7 +234,7 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
 }
 
 function formatFee(a: Amount): string {
-  return a === 0n ? '0' : fmtAmount(a);
+  return amountText(a);
 }
 
 /** Returns an order's remaining locked funds to free. */

@@ -117,3 +117,16 @@ function scaledNumberText(v: number, scale: number): string {
   }
   return neg ? `-${s}` : s;
 }
+
+/** Returns the decimal text of an Amount scaled by 10^18, trailing zeros stripped (a faster fmtAmount for events). */
+export function amountText(a: bigint): string {
+  if (a === 0n) return '0';
+  const neg = a < 0n;
+  let s = (neg ? -a : a).toString();
+  if (s.length <= 18) s = '0'.repeat(19 - s.length) + s;
+  let end = s.length;
+  const dot = s.length - 18;
+  while (end > dot && s.charCodeAt(end - 1) === 48) end--;
+  const body = end > dot ? `${s.slice(0, dot)}.${s.slice(dot, end)}` : s.slice(0, dot);
+  return neg ? `-${body}` : body;
+}

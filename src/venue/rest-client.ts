@@ -138,13 +138,13 @@ export class VenueRestClient extends RestCore {
   }
 
   /** GET /openapi/v1/order: returns spot order. */
-  getSpotOrder(params: p.SpotOrderRef): Promise<m.SpotOrder> {
+  async getSpotOrder(params: p.SpotOrderRef): Promise<m.SpotOrder> {
     requireOneOf(params, ['orderId', 'clientOrderId', 'origClientOrderId'], 'getSpotOrder');
     return this.call(ENDPOINTS.getSpotOrder, params);
   }
 
   /** DELETE /openapi/v1/order: returns spot cancel result. */
-  cancelSpotOrder(params: p.OrderRef): Promise<m.SpotCancel> {
+  async cancelSpotOrder(params: p.OrderRef): Promise<m.SpotCancel> {
     requireOneOf(params, ['orderId', 'clientOrderId'], 'cancelSpotOrder');
     return this.call(ENDPOINTS.cancelSpotOrder, params);
   }
@@ -170,13 +170,13 @@ export class VenueRestClient extends RestCore {
   }
 
   /** GET /openapi/contract/v1/getOrder: returns contract order (any state). */
-  getContractOrder(params: p.ContractOrderRef): Promise<m.ContractOrder> {
+  async getContractOrder(params: p.ContractOrderRef): Promise<m.ContractOrder> {
     requireOneOf(params, ['orderId', 'clientOrderId'], 'getContractOrder');
     return this.call(ENDPOINTS.getContractOrder, params);
   }
 
   /** DELETE /openapi/contract/v1/order/cancel: returns contract order with status CANCELED. */
-  cancelContractOrder(params: p.ContractOrderRef): Promise<m.ContractOrder> {
+  async cancelContractOrder(params: p.ContractOrderRef): Promise<m.ContractOrder> {
     requireOneOf(params, ['orderId', 'clientOrderId'], 'cancelContractOrder');
     return this.call(ENDPOINTS.cancelContractOrder, params);
   }
@@ -237,7 +237,7 @@ export class VenueRestClient extends RestCore {
   }
 
   /** GET /openapi/v1/withdraw/detail: returns one withdrawal order. */
-  withdrawDetail(params: p.WithdrawDetailParams): Promise<m.Withdrawal> {
+  async withdrawDetail(params: p.WithdrawDetailParams): Promise<m.Withdrawal> {
     requireOneOf(params, ['orderId', 'clientOrderId'], 'withdrawDetail');
     return this.call(ENDPOINTS.withdrawDetail, params);
   }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.ts';
-import { VenueError } from '../../src/core/errors.ts';
+import { ConfigError, VenueError } from '../../src/core/errors.ts';
 import { VENUE_CODES, VenueAuthError, venueCodeInfo, venueErrorFor, VenueRateLimitError, VenueRejectedError, VenueUnknownStatusError } from '../../src/venue/errors.ts';
 import { VenueRestClient } from '../../src/venue/rest-client.ts';
 import { loadSample } from '../fixtures/samples.ts';
@@ -133,5 +133,19 @@ describe('venue refusals over HTTP', () => {
       if (placement === 'query') expect(req.body).toBe('');
       if (placement === 'body') expect(req.query).toBe('');
     }
+  });
+
+  it('refuses bad input locally with an error naming the field and the rule, sending nothing', async () => {
+    const before = server.received.length;
+    await expect(client.getSpotOrder({} as never)).rejects.toThrow(/getSpotOrder\.params: one of orderId, clientOrderId, origClientOrderId must be given/);
+    await expect(client.cancelContractOrder({ orderId: '' } as never)).rejects.toBeInstanceOf(ConfigError);
+    const unsigned = new VenueRestClient({ baseUrl: server.url, clock });
+    await expect(unsigned.spotAccount()).rejects.toThrow(/apiKey: spotAccount is a signed endpoint/);
+    await unsigned.ping();
+    await unsigned.close();
+    expect(server.received.length).toBe(before + 1);
+    expect(() => new VenueRestClient({ baseUrl: 'api.example.com', clock })).toThrow(/baseUrl: must be an absolute/);
+    expect(() => new VenueRestClient({ baseUrl: server.url, clock, recvWindow: 0 })).toThrow(/recvWindow/);
+    expect(() => new VenueRestClient({ baseUrl: server.url, clock, apiKey: DEMO_API_KEY })).toThrow(/apiKey and secret must be given together/);
   });
 });

@@ -2,7 +2,8 @@
 import { filter, Subject } from 'rxjs';
 import { EventBus } from '../src/bus/index.ts';
 import { silentLogger } from '../src/core/logger.ts';
-import { depthSnapshotEvent, tradeEvent, type BusEvent, type Level, type TradeEvent } from '../src/model/events.ts';
+import { depthSnapshotEvent, tradeEvent, type BusEvent, type TradeEvent } from '../src/model/events.ts';
+import type { Level } from '../src/model/market.ts';
 
 const N = 2_000_000;
 const ROUNDS = 5;

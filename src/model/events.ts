@@ -3,15 +3,13 @@ import { ParseError } from '../core/errors.ts';
 import type {
   ContractOrderStatus, ContractOrderType, ContractSide, KlineInterval, PositionSide, SpotNewOrderType, SpotOrderStatus, SpotSide,
 } from './enums.ts';
+import type { Level } from './market.ts';
 
 // Every event carries `ts` (the venue's time, epoch ms; the receive time when the venue sends none)
 // and `recvTs` (the local clock's time when the payload arrived). Decimals stay the venue's strings:
 // the bus neither parses nor rounds; hot consumers scale them with core/fixed once, where they need to.
 // Factories copy each field into a fresh literal of one fixed shape (no spread: ~480 ns per event,
 // DESIGN.md) so that every event of a kind shares one hidden class and a caller's object never leaks in.
-
-/** One book level: [price, quantity] as the venue's decimal strings; quantity "0" removes the level in an update. */
-export type Level = readonly [price: string, qty: string];
 
 /** Which link a connection event speaks of. */
 export type ConnectionName = 'market' | 'user';
@@ -42,7 +40,7 @@ interface DepthFields extends Timed {
   readonly symbol: string;
   /** The venue's book version (e.g. "112801745_18"), compared by the local book to detect gaps. */
   readonly version: string;
-  /** Best to worst. */
+  /** Best to worst; [price, qty] decimal strings, and in an update a qty of "0" removes the level. */
   readonly bids: readonly Level[];
   /** Best to worst. */
   readonly asks: readonly Level[];

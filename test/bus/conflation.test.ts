@@ -3,8 +3,9 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { conflateMap, EventBus } from '../../src/bus/index.ts';
-import { depthSnapshotEvent, type DepthSnapshotEvent, type Level } from '../../src/model/events.ts';
+import { depthSnapshotEvent, type DepthSnapshotEvent } from '../../src/model/events.ts';
 import { capturedLogger, sampleBook, sampleTrade } from './samples.ts';
+import type { Level } from '../../src/model/market.ts';
 
 function gate(): { wait: Promise<void>; open: () => void } {
   let open!: () => void;

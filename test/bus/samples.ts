@@ -2,9 +2,10 @@
 import { createLogger, type Logger } from '../../src/core/logger.ts';
 import {
   balanceUpdateEvent, depthSnapshotEvent, depthUpdateEvent, orderUpdateEvent, positionUpdateEvent, tradeEvent,
-  type BalanceUpdateEvent, type DepthSnapshotEvent, type DepthUpdateEvent, type Level, type OrderUpdateEvent,
+  type BalanceUpdateEvent, type DepthSnapshotEvent, type DepthUpdateEvent, type OrderUpdateEvent,
   type PositionUpdateEvent, type TradeEvent,
 } from '../../src/model/events.ts';
+import type { Level } from '../../src/model/market.ts';
 
 /** Trade Streams sample: BTCUSDT, two trades. */
 export const TRADES = [

@@ -33,6 +33,25 @@ export interface BalanceBookOptions {
   readonly maxFlowsPerAccount?: number;
 }
 
+/** A balance as a step would leave it; `total` runs through the step's flow entries. */
+interface Slot {
+  readonly accountId: AccountId;
+  readonly asset: string;
+  free: Amount;
+  locked: Amount;
+  total: Amount;
+}
+
+function addNet(net: { asset: string; sum: Amount }[], asset: string, v: Amount): void {
+  for (const x of net) {
+    if (x.asset === asset) {
+      x.sum += v;
+      return;
+    }
+  }
+  net.push({ asset, sum: v });
+}
+
 const POOLS: readonly SystemPool[] = ['fees', 'insurance', 'clearing', 'outside'];
 
 /**
@@ -198,73 +217,72 @@ export class BalanceBook {
    * Error when the step is unbalanced or a leg changing a total names no flow type (a bug of the caller).
    */
   post(legs: readonly Posting[], pools: readonly PoolPosting[] = []): void {
-    this.check(legs, pools);
-    this.apply(legs, pools);
-  }
-
-  private check(legs: readonly Posting[], pools: readonly PoolPosting[]): void {
-    const net = new Map<string, Amount>();
-    const finals = new Map<string, { accountId: AccountId; asset: string; free: Amount; locked: Amount }>();
-    for (const leg of legs) {
+    // Steps are a handful of legs: linear scans over small arrays beat maps and keep the fill path lean.
+    const n = legs.length;
+    const slots: Slot[] = [];
+    const legSlot: number[] = new Array<number>(n);
+    const net: { asset: string; sum: Amount }[] = [];
+    for (let i = 0; i < n; i++) {
+      const leg = legs[i]!;
       if (!this.accountsById.has(leg.accountId)) throw venueError(-1171, [], { accountId: leg.accountId });
       const df = leg.free ?? 0n;
       const dl = leg.locked ?? 0n;
-      if (df + dl !== 0n && leg.flow === undefined) throw new Error(`ledger: a leg changing the total of ${leg.asset} in ${leg.accountId} names no flow type`);
-      net.set(leg.asset, (net.get(leg.asset) ?? 0n) + df + dl);
-      const key = `${leg.accountId}|${leg.asset}`;
-      let f = finals.get(key);
-      if (!f) {
-        const b = this.balance(leg.accountId, leg.asset);
-        f = { accountId: leg.accountId, asset: leg.asset, free: b.free, locked: b.locked };
-        finals.set(key, f);
+      const change = df + dl;
+      if (change !== 0n && leg.flow === undefined) throw new Error(`ledger: a leg changing the total of ${leg.asset} in ${leg.accountId} names no flow type`);
+      let j = 0;
+      while (j < slots.length && (slots[j]!.accountId !== leg.accountId || slots[j]!.asset !== leg.asset)) j++;
+      if (j === slots.length) {
+        const b = this.peek(leg.accountId, leg.asset);
+        slots.push({ accountId: leg.accountId, asset: leg.asset, free: b ? b.free : 0n, locked: b ? b.locked : 0n, total: b ? b.free + b.locked : 0n });
       }
-      f.free += df;
-      f.locked += dl;
+      const slot = slots[j]!;
+      slot.free += df;
+      slot.locked += dl;
+      legSlot[i] = j;
+      addNet(net, leg.asset, change);
     }
-    for (const f of finals.values()) {
+    for (const f of slots) {
       if (f.free < 0n || f.locked < 0n) {
         const b = this.balance(f.accountId, f.asset);
         throw insufficient({ accountId: f.accountId, asset: f.asset, free: b.free.toString(), locked: b.locked.toString(), freeAfter: f.free.toString(), lockedAfter: f.locked.toString() });
       }
     }
-    const poolFinals = new Map<string, Amount>();
-    for (const p of pools) {
-      net.set(p.asset, (net.get(p.asset) ?? 0n) + p.delta);
-      const key = `${p.pool}|${p.asset}`;
-      poolFinals.set(key, (poolFinals.get(key) ?? this.pool(p.pool, p.asset)) + p.delta);
+    for (let i = 0; i < pools.length; i++) {
+      const p = pools[i]!;
+      addNet(net, p.asset, p.delta);
+      if (p.pool !== 'fees' && p.pool !== 'insurance') continue;
+      let after = this.pool(p.pool, p.asset);
+      for (let k = 0; k < pools.length; k++) if (pools[k]!.pool === p.pool && pools[k]!.asset === p.asset) after += pools[k]!.delta;
+      if (after < 0n) throw insufficient({ pool: p.pool, asset: p.asset, after: after.toString() });
     }
-    for (const [key, v] of poolFinals) {
-      if (v < 0n && (key.startsWith('fees|') || key.startsWith('insurance|'))) throw insufficient({ pool: key, after: v.toString() });
-    }
-    for (const [asset, v] of net) if (v !== 0n) throw new Error(`ledger: unbalanced step in ${asset}: ${v} units would be made or lost`);
+    for (const x of net) if (x.sum !== 0n) throw new Error(`ledger: unbalanced step in ${x.asset}: ${x.sum} units would be made or lost`);
+    this.apply(legs, pools, slots, legSlot);
   }
 
-  private apply(legs: readonly Posting[], pools: readonly PoolPosting[]): void {
+  private apply(legs: readonly Posting[], pools: readonly PoolPosting[], slots: Slot[], legSlot: number[]): void {
     const time = this.clock.now();
-    // Each flow entry's total is the running total after it, starting from the total before the step.
-    const flowSums: { accountId: AccountId; asset: string; flow: FlowType; change: Amount; before: Amount }[] = [];
-    for (const leg of legs) {
-      const change = (leg.free ?? 0n) + (leg.locked ?? 0n);
-      if (change === 0n || leg.flow === undefined) continue;
-      const s = flowSums.find((x) => x.accountId === leg.accountId && x.asset === leg.asset && x.flow === leg.flow);
-      if (s) s.change += change;
-      else {
-        const b = this.balance(leg.accountId, leg.asset);
-        flowSums.push({ accountId: leg.accountId, asset: leg.asset, flow: leg.flow, change, before: b.free + b.locked });
-      }
-    }
-    for (const leg of legs) {
+    // Flow entries: one per (account, asset, flow type), in leg order; each total is the running total after it.
+    const flows: { slot: number; flow: FlowType; change: Amount }[] = [];
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i]!;
       const b = this.mutableBalance(leg.accountId, leg.asset);
-      b.free += leg.free ?? 0n;
-      b.locked += leg.locked ?? 0n;
+      const df = leg.free ?? 0n;
+      const dl = leg.locked ?? 0n;
+      b.free += df;
+      b.locked += dl;
+      const change = df + dl;
+      if (change === 0n || leg.flow === undefined) continue;
+      const slot = legSlot[i]!;
+      let k = 0;
+      while (k < flows.length && (flows[k]!.slot !== slot || flows[k]!.flow !== leg.flow)) k++;
+      if (k === flows.length) flows.push({ slot, flow: leg.flow, change });
+      else flows[k]!.change += change;
     }
-    const running = new Map<string, Amount>();
-    for (const s of flowSums) {
-      if (s.change === 0n) continue;
-      const key = `${s.accountId}|${s.asset}`;
-      const total = (running.get(key) ?? s.before) + s.change;
-      running.set(key, total);
-      this.pushFlow({ id: this.flowIds.take(), accountId: s.accountId, asset: s.asset, flowType: s.flow, change: s.change, total, time });
+    for (const f of flows) {
+      if (f.change === 0n) continue;
+      const slot = slots[f.slot]!;
+      slot.total += f.change;
+      this.pushFlow({ id: this.flowIds.take(), accountId: slot.accountId, asset: slot.asset, flowType: f.flow, change: f.change, total: slot.total, time });
     }
     for (const p of pools) {
       if (p.delta === 0n) continue;
@@ -278,6 +296,10 @@ export class BalanceBook {
         this.insurance.push({ id: this.insuranceIds.take(), timestamp: time, value: v, unit: p.asset });
       }
     }
+  }
+
+  private peek(accountId: AccountId, asset: string): MutableBalance | undefined {
+    return this.balancesByAccount.get(accountId)?.get(asset);
   }
 
   private mutableBalance(accountId: AccountId, asset: string): MutableBalance {

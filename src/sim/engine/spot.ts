@@ -1,7 +1,7 @@
 /** Spot orders: validation with the venue's codes, funds locking, matching (LIMIT, MARKET, LIMIT_MAKER; GTC, IOC, FOK), settlement and cancel. */
 import { parseScaled, scaleOf } from '../../core/fixed.ts';
 import { BID, type BookEntry, type MatchRequest } from '../book/order-book.ts';
-import { fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
+import { toAmount, type Amount } from '../ledger/amount.ts';
 import type { EngineCore } from './core.ts';
 import type { SimInstrument } from './instruments.ts';
 import { SimOrder } from './order.ts';

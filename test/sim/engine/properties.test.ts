@@ -101,7 +101,7 @@ function checkInvariants(w: World): void {
 }
 
 /** accepted, refused, spot trades, contract trades over all runs. */
-const stats = [0, 0, 0, 0];
+const stats: [number, number, number, number] = [0, 0, 0, 0];
 describe('random order flows', () => {
   it('conserve funds, keep balances non-negative and books uncrossed, never overfill, and refusals change nothing', () => {
     fc.assert(
@@ -110,7 +110,7 @@ describe('random order flows', () => {
         ops.forEach((op, i) => {
           const before = w.venue.snapshot();
           const refused = apply(w, op, i);
-          stats[refused ? 1 : 0]++;
+          stats[refused ? 1 : 0] += 1;
           if (refused) expect(w.venue.snapshot()).toBe(before);
           checkInvariants(w);
         });

@@ -1,0 +1,149 @@
+/** Seeded market agents that keep the simulated venue alive: a liquidity provider quoting around a reference price process and noise takers, on Clock timers. */
+import type { TimerHandle } from '../../core/clock.ts';
+import { VenueError } from '../../core/errors.ts';
+import { Rng } from '../../core/random.ts';
+import type { AgentsConfig } from '../engine/config.ts';
+import type { SimInstrument } from '../engine/instruments.ts';
+import { decimalUnits } from '../engine/units.ts';
+import type { SimVenue } from '../engine/venue.ts';
+
+/**
+ * A reference price in ticks: a seeded random walk with mean reversion toward its start
+ * (log-price step = volatility × N(0,1) − meanReversion × log(p / p0)), never below one tick.
+ */
+export class ReferencePrice {
+  private logP: number;
+  private readonly log0: number;
+
+  constructor(private readonly rng: Rng, startTicks: number, private readonly volatility: number, private readonly reversion: number) {
+    this.log0 = Math.log(startTicks);
+    this.logP = this.log0;
+  }
+
+  /** Advances one step and returns the new price in whole ticks. */
+  step(): number {
+    this.logP += this.volatility * this.rng.normal() - this.reversion * (this.logP - this.log0);
+    return this.ticks();
+  }
+
+  /** Returns the current price in whole ticks. */
+  ticks(): number {
+    return Math.max(1, Math.round(Math.exp(this.logP)));
+  }
+}
+
+interface Quoted {
+  inst: SimInstrument;
+  ref: ReferencePrice;
+  orders: string[];
+}
+
+/**
+ * The agents of one venue. The liquidity provider and the noise taker are ordinary users of the
+ * ledger, funded by deposits at start, so every coin they trade is accounted for. Order sizes and
+ * prices are integer lots and ticks turned into venue strings, so the engine sees what a client sends.
+ */
+export class MarketAgents {
+  private readonly rng: Rng;
+  private readonly timers: TimerHandle[] = [];
+  private readonly quoted: Quoted[] = [];
+  readonly makerAccount: string;
+  readonly takerAccount: string;
+  private n = 0;
+
+  constructor(private readonly venue: SimVenue, private readonly cfg: AgentsConfig, seed: number) {
+    this.rng = new Rng(seed ^ 0x5eed);
+    const maker = venue.createUser('agent-maker');
+    const taker = venue.createUser('agent-taker');
+    for (const [asset, amount] of Object.entries(cfg.funds)) {
+      venue.deposit(maker, asset, amount);
+      venue.deposit(taker, asset, amount);
+    }
+    this.makerAccount = venue.accountOf(maker, 1);
+    this.takerAccount = venue.accountOf(taker, 1);
+    const symbols = cfg.symbols ?? venue.instrumentsOf('spot').map((i) => i.symbol);
+    for (const symbol of symbols) {
+      const inst = venue.instrument(symbol);
+      if (!inst || inst.kind !== 'spot') throw new Error(`agents: ${symbol} is not a spot symbol of the venue`);
+      const ref = cfg.referencePrice[symbol];
+      if (ref === undefined) throw new Error(`agents: no referencePrice for ${symbol}`);
+      const ticks = decimalUnits(ref, inst.tick);
+      if (ticks <= 0) throw new Error(`agents: referencePrice of ${symbol} must be a positive multiple of ${inst.tick.text}`);
+      this.quoted.push({ inst, ref: new ReferencePrice(this.rng, ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), orders: [] });
+    }
+  }
+
+  /** Starts quoting and taking on the venue's clock. */
+  start(): void {
+    if (this.timers.length > 0) return;
+    for (const q of this.quoted) this.requote(q);
+    this.timers.push(this.venue.clock.setInterval(() => this.quoted.forEach((q) => this.requote(q)), this.cfg.quoteEveryMs ?? 1000));
+    this.scheduleTake();
+  }
+
+  /** Stops every timer (resting quotes stay on the books). */
+  stop(): void {
+    for (const t of this.timers.splice(0)) t.cancel();
+  }
+
+  /** Moves the reference one step and replaces the provider's quotes around it. */
+  private requote(q: Quoted): void {
+    const mid = q.ref.step();
+    for (const orderId of q.orders.splice(0)) this.quietly(() => this.venue.cancelSpotOrder(this.makerAccount, { orderId }));
+    const levels = this.cfg.levels ?? 5;
+    const spread = this.cfg.spreadTicks ?? 2;
+    const gap = this.cfg.levelGapTicks ?? 1;
+    const lots = this.cfg.levelLots ?? Math.max(q.inst.minQty * 10, 2 * minLotsAt(q.inst, mid));
+    for (let i = 0; i < levels; i++) {
+      const size = lots + this.rng.int(0, lots);
+      for (const side of ['BUY', 'SELL'] as const) {
+        const ticks = side === 'BUY' ? mid - spread - i * gap : mid + spread + i * gap;
+        if (ticks < q.inst.minPrice) continue;
+        const r = this.quietly(() =>
+          this.venue.newSpotOrder(this.makerAccount, {
+            symbol: q.inst.symbol, side, type: 'LIMIT_MAKER', quantity: q.inst.qtyText(size), price: q.inst.priceText(ticks), newClientOrderId: `lp${++this.n}`,
+          }),
+        );
+        if (r && r.status === 'NEW') q.orders.push(r.orderId);
+      }
+    }
+  }
+
+  /** Sends one noise order on a random symbol and schedules the next after an exponential wait. */
+  private scheduleTake(): void {
+    const mean = this.cfg.takerEveryMs ?? 700;
+    const wait = Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * mean));
+    this.timers.push(
+      this.venue.clock.setTimeout(() => {
+        const q = this.rng.pick(this.quoted);
+        const lots = Math.max(q.inst.minQty, minLotsAt(q.inst, q.ref.ticks())) * this.rng.int(1, 20);
+        const side = this.rng.chance(0.5) ? 'BUY' : 'SELL';
+        const ref = q.ref.ticks();
+        // A marketable limit IOC a few ticks through the reference, so a taker never sweeps an empty book.
+        const ticks = side === 'BUY' ? ref + 10 : Math.max(q.inst.minPrice, ref - 10);
+        this.quietly(() =>
+          this.venue.newSpotOrder(this.takerAccount, {
+            symbol: q.inst.symbol, side, type: 'LIMIT', timeInForce: 'IOC', quantity: q.inst.qtyText(lots), price: q.inst.priceText(ticks), newClientOrderId: `nt${++this.n}`,
+          }),
+        );
+        this.timers.shift();
+        this.scheduleTake();
+      }, wait),
+    );
+  }
+
+  /** Runs a venue call, ignoring the venue's refusals (an agent short of funds simply skips a turn). */
+  private quietly<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof VenueError) return undefined;
+      throw e;
+    }
+  }
+}
+
+/** Returns the fewest lots whose notional at `ticks` meets the symbol's MIN_NOTIONAL. */
+function minLotsAt(inst: SimInstrument, ticks: number): number {
+  return Math.ceil(inst.minNotional / Math.max(1, ticks));
+}

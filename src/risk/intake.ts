@@ -23,8 +23,11 @@ function invalid<T>(p: Problem): CheckResult<T> {
   return deny('INVALID_INTENT', values);
 }
 
+// Only the plain form ("12", "0.5") is accepted: intents are sent as written, and "+1", ".5" or "3." are not wire decimals.
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
 function positive(field: string, v: unknown): Problem | undefined {
-  return typeof v === 'string' && isPositiveDecimal(v) ? undefined : { field, rule: 'must be a positive decimal string', value: v };
+  return typeof v === 'string' && PLAIN_DECIMAL.test(v) && isPositiveDecimal(v) ? undefined : { field, rule: 'must be a positive decimal string', value: v };
 }
 
 function nonEmpty(field: string, v: unknown): Problem | undefined {

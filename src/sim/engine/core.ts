@@ -44,8 +44,9 @@ export class EngineCore {
   /** Self-trade owner keys: one small integer per account. */
   private readonly owners = new Map<string, number>();
   private orderSeq = 0;
-  /** Balances changed by the operation in progress, keyed "account|asset". */
-  private touched = new Map<string, [string, string]>();
+  /** Balances changed by the operation in progress (parallel arrays; an operation touches a handful). */
+  private readonly touchedAccounts: string[] = [];
+  private readonly touchedAssets: string[] = [];
 
   constructor(
     readonly clock: Clock,
@@ -62,6 +63,11 @@ export class EngineCore {
   /** Appends an event at the clock's time. */
   emit(body: SimEventBody): void {
     this.log.append(this.clock.now(), body);
+  }
+
+  /** Returns true when events are kept or listened to (builders of event bodies check it first). */
+  get eventsOn(): boolean {
+    return this.log.active;
   }
 
   /** Returns the self-trade key of an account. */
@@ -113,8 +119,11 @@ export class EngineCore {
 
   /** Notes that a balance changed so its event is sent at the end of the operation. */
   touch(accountId: string, asset: string): void {
-    const k = `${accountId}|${asset}`;
-    if (!this.touched.has(k)) this.touched.set(k, [accountId, asset]);
+    const accs = this.touchedAccounts;
+    const assets = this.touchedAssets;
+    for (let i = 0; i < accs.length; i++) if (accs[i] === accountId && assets[i] === asset) return;
+    accs.push(accountId);
+    assets.push(asset);
   }
 
   /** Moves `amount` from free to locked (the caller has checked free). */
@@ -143,6 +152,7 @@ export class EngineCore {
 
   /** Emits the order's current state. */
   emitOrder(o: SimOrder, execType: string): void {
+    if (!this.log.active) return;
     this.emit({
       type: 'order',
       market: o.market,
@@ -170,12 +180,18 @@ export class EngineCore {
     inst.trades.push({ id, time, price, lots, isBuyerMaker: !takerBuy });
     if (inst.trades.length > 2000) inst.trades.splice(0, 1000);
     inst.klines.addTrade(time, price, lots, takerBuy);
-    this.emit({ type: 'trade', symbol: inst.symbol, id, price: inst.priceText(price), qty: inst.qtyText(lots), isBuyerMaker: !takerBuy });
+    if (this.log.active) this.emit({ type: 'trade', symbol: inst.symbol, id, price: inst.priceText(price), qty: inst.qtyText(lots), isBuyerMaker: !takerBuy });
     return id;
   }
 
   /** Emits the events that close an operation on `inst`: level changes, balances, and (after trades) the kline and ticker. */
   finish(inst: SimInstrument | undefined, traded: boolean): void {
+    if (!this.log.active) {
+      inst?.book.drainTouched();
+      this.touchedAccounts.length = 0;
+      this.touchedAssets.length = 0;
+      return;
+    }
     if (inst) {
       const t = inst.book.drainTouched();
       for (let i = 0; i < t.length; i += 2) {
@@ -184,13 +200,17 @@ export class EngineCore {
         this.emit({ type: 'book', symbol: inst.symbol, side: side === BID ? 'BID' : 'ASK', price: inst.priceText(price), qty: inst.qtyText(inst.book.levelQty(side, price)) });
       }
     }
-    if (this.touched.size > 0) {
-      const touched = this.touched;
-      this.touched = new Map();
-      for (const [accountId, asset] of touched.values()) {
+    const accs = this.touchedAccounts;
+    if (accs.length > 0) {
+      const assets = this.touchedAssets;
+      for (let i = 0; i < accs.length; i++) {
+        const accountId = accs[i]!;
+        const asset = assets[i]!;
         const b = this.ledger.balance(accountId, asset);
         this.emit({ type: 'balance', account: accountId, asset, free: amountText(b.free), locked: amountText(b.locked) });
       }
+      accs.length = 0;
+      assets.length = 0;
     }
     if (inst && traded) {
       const now = this.clock.now();

@@ -138,6 +138,11 @@ export class EventLog {
 
   constructor(private readonly keep: boolean) {}
 
+  /** Returns true when an event would be kept or heard; when false the engine skips building event bodies (the sequence is not counted). */
+  get active(): boolean {
+    return this.keep || this.listeners.length > 0;
+  }
+
   /** Appends one event stamped with `time` and publishes it. */
   append(time: number, body: SimEventBody): void {
     const ev: SimEvent = { seq: ++this.seq, time, body };

@@ -215,7 +215,7 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
   for (const o of [t, m]) {
     const fee = o === buyer ? r.buyerFee : r.sellerFee;
     core.addOwnTrade({ tradeId, tradeNo, order: o, time: now, price, lots, fee, feeAsset: o.feeAsset, isMaker: o === m });
-    core.emit({
+    if (core.eventsOn) core.emit({
       type: 'fill', market: 'spot', account: o.accountId, symbol: inst.symbol, orderId: o.orderId, tradeId, side: o.side,
       price: inst.priceText(price), qty: inst.qtyText(lots), fee: formatFee(fee), feeAsset: o.feeAsset, isMaker: o === m,
     });

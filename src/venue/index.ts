@@ -7,3 +7,4 @@ export * from './budgets.ts';
 export * from './http.ts';
 export * from './rest-client.ts';
 export type * from './params.ts';
+export * from './gateway.ts';

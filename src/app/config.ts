@@ -1,0 +1,148 @@
+/** The run config (`bhtrade run CONFIG`): one zod schema that is also the type, `${ENV}` interpolation for secrets, and errors naming the bad key's path. */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../core/errors.ts';
+import { riskConfigSchema } from '../risk/index.ts';
+import { issuePath } from '../strategy/index.ts';
+
+const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Returns the milliseconds of a duration such as "500ms", "30s", "5m" or "1h"; undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION_RE.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+}
+
+const duration = z
+  .string()
+  .refine((s) => parseDuration(s) !== undefined && parseDuration(s)! > 0, 'must be a duration such as "500ms", "30s", "5m" or "1h"')
+  .transform((s) => parseDuration(s)!);
+
+const httpUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL');
+const wsUrl = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL');
+
+/** A real venue: its REST and WebSocket bases and the key pair, normally `${BH_API_KEY}` and `${BH_SECRET}`. */
+const remoteVenue = z.strictObject({
+  rest: httpUrl.describe('REST base URL, e.g. https://api.example.com'),
+  ws: wsUrl.describe('WebSocket base URL (market stream and user stream)'),
+  apiKey: z.string().min(1, 'must not be empty').describe('API key; write ${BH_API_KEY} and set it in the environment'),
+  secret: z.string().min(1, 'must not be empty').describe('API secret; write ${BH_SECRET} and set it in the environment'),
+});
+
+const embeddedOptions = z.strictObject({
+  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file'),
+  account: z.string().default('demo').describe('the venue account whose first key the bot trades with'),
+  seed: z.number().int().optional().describe('overrides the venue config\'s seed'),
+}).describe('options of `venue: embedded`');
+
+const strategyEntry = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_]{1,12}$/, 'must be 1-12 letters, digits or _ (it prefixes the strategy\'s clientOrderIds)')
+    .describe('instance id: prefixes its clientOrderIds, names it in logs, status and risk limits'),
+  use: z.string().min(1, 'must name a .ts/.js path or an npm package').describe('the plugin: a .ts or .js path relative to this file, or an npm package name'),
+  symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol').describe('symbols the strategy trades and receives market events for'),
+  params: z.unknown().optional().describe('the plugin\'s params, validated by its manifest\'s schema'),
+});
+
+const logOptions = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  pretty: z.enum(['auto', 'on', 'off']).default('auto').describe('auto: pretty on a terminal, JSON lines otherwise'),
+});
+
+const statusOptions = z.strictObject({
+  every: duration.default(5000).describe('how often the one-line status is printed'),
+});
+
+const stopOptions = z.strictObject({
+  cancelAll: z.boolean().default(true).describe('cancel every open order of the run on SIGINT/SIGTERM or at the end of --duration'),
+  timeout: duration.default(10_000).describe('longest wait for cancels and the final reconciliation'),
+});
+
+const reconcileOptions = z.strictObject({
+  every: duration.default(30_000).describe('period of the reconciliation against the venue'),
+  unknownOrders: z.enum(['adopt', 'cancel', 'ignore']).default('cancel').describe('what to do with open orders the bot did not place'),
+});
+
+/** The whole run config. */
+export const runConfigSchema = z.strictObject({
+  venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
+  embedded: embeddedOptions.default({ config: 'venue.yaml', account: 'demo' }),
+  strategies: z.array(strategyEntry).min(1, 'must list at least one strategy'),
+  risk: riskConfigSchema.default(() => riskConfigSchema.parse({})).describe('risk gate limits: see docs/risk-codes.md'),
+  reconcile: reconcileOptions.default({ every: 30_000, unknownOrders: 'cancel' }),
+  log: logOptions.default({ level: 'info', pretty: 'auto' }),
+  status: statusOptions.default({ every: 5000 }),
+  stop: stopOptions.default({ cancelAll: true, timeout: 10_000 }),
+});
+
+export type RunConfig = z.output<typeof runConfigSchema>;
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+export type RemoteVenueConfig = z.output<typeof remoteVenue>;
+
+/** A loaded config and the folder its relative paths are resolved against. */
+export interface LoadedConfig {
+  readonly config: RunConfig;
+  readonly baseDir: string;
+}
+
+/** Returns `${VAR}` references in every string replaced by the environment's values; throws ConfigError naming the key and the unset variable. */
+export function interpolateEnv(v: unknown, env: NodeJS.ProcessEnv, path = ''): unknown {
+  if (typeof v === 'string') {
+    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const val = env[name];
+      if (val === undefined || val === '') throw new ConfigError(path, `environment variable ${name} is not set`, { context: { variable: name } });
+      return val;
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => interpolateEnv(x, env, `${path}[${i}]`));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = interpolateEnv(x, env, path ? `${path}.${k}` : k);
+    return out;
+  }
+  return v;
+}
+
+/** Returns the validated config of a parsed document; throws ConfigError naming the first bad key's path and rule. */
+export function parseRunConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): RunConfig {
+  const r = runConfigSchema.safeParse(interpolateEnv(raw ?? {}, env));
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new ConfigError(issuePath('', issue), unionMessage(issue), { context: { issues: r.error.issues.length } });
+  }
+  const ids = new Set<string>();
+  r.data.strategies.forEach((s, i) => {
+    if (ids.has(s.id)) throw new ConfigError(`strategies[${i}].id`, `duplicate strategy id ${s.id}`);
+    ids.add(s.id);
+  });
+  return r.data;
+}
+
+/** Returns the validated config of a YAML file, with relative paths to be resolved against its folder. */
+export function loadRunConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(file, 'cannot be read', { cause: e });
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(file, `is not valid YAML: ${(e as Error).message}`, { cause: e });
+  }
+  return { config: parseRunConfig(raw, env), baseDir: dirname(resolve(file)) };
+}
+
+// zod's default texts for these two say little; say what the key accepts.
+function unionMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return 'unknown key (docs/config.md lists every key)';
+  if (issue.code === 'invalid_union' && issue.path.length === 1 && issue.path[0] === 'venue') {
+    return 'must be `embedded` or { rest, ws, apiKey, secret }';
+  }
+  return issue.message;
+}

@@ -1,0 +1,233 @@
+/**
+ * The strategy host: builds each strategy's scoped context, routes bus events to its handlers (its
+ * symbols' market events, its own orders' reports), and isolates failures: a handler or timer that
+ * throws (or whose promise rejects) stops that strategy, logs why and cancels its orders, while the
+ * others go on.
+ */
+import { Subject, takeUntil } from 'rxjs';
+import type { Clock, TimerHandle } from '../core/clock.ts';
+import { BhError } from '../core/errors.ts';
+import { ClientOrderIds } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
+import type { EventBus, Unsubscribe } from '../bus/index.ts';
+import type { EventKind, EventOf, Instrument, SymbolEventKind } from '../model/index.ts';
+import { parseParams } from './define.ts';
+import { createOrderApi } from './orders.ts';
+import type { DenialNotice, PortfolioView, StrategyContext, StrategyDefinition, StrategyHandlers, SubmitIntent } from './types.ts';
+
+/** One strategy of a run: its definition, the id its orders carry, its symbols and raw params. */
+export interface StrategySpec {
+  readonly id: string;
+  readonly definition: StrategyDefinition;
+  readonly symbols: readonly string[];
+  readonly params: unknown;
+  /** Where its params sit in the config, for error paths (default `strategies.<id>.params`). */
+  readonly paramsPath?: string;
+}
+
+export interface StrategyHostOptions {
+  readonly bus: EventBus;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly instruments: ReadonlyMap<string, Instrument>;
+  /** Sends an intent through the risk gate to the executor. */
+  readonly submit: SubmitIntent;
+  /** Returns the read-only portfolio view scoped to one strategy. */
+  readonly portfolio: (strategyId: string) => PortfolioView;
+  /** Run tag in clientOrderIds (1-12 letters or digits): unique per run so ids never repeat across restarts. */
+  readonly runTag: string;
+  /** Cancel a failed strategy's open orders (default true). */
+  readonly cancelOnFailure?: boolean;
+}
+
+/** The life of one strategy. */
+export type StrategyState = 'created' | 'running' | 'stopped' | 'failed';
+
+/** What the host reports of one strategy. */
+export interface StrategyStatus {
+  readonly id: string;
+  readonly name: string;
+  readonly state: StrategyState;
+  readonly error?: string;
+}
+
+const ID_RE = /^[A-Za-z0-9_]{1,12}$/;
+
+// Which handler receives which bus event kind; market kinds are routed per symbol.
+const SYMBOL_HANDLERS = {
+  depthSnapshot: 'onDepthSnapshot', depthUpdate: 'onDepthUpdate', trade: 'onTrade', kline: 'onKline', ticker: 'onTicker',
+  index: 'onIndex', funding: 'onFunding', position: 'onPosition',
+} as const satisfies Partial<Record<SymbolEventKind, keyof StrategyHandlers>>;
+const ACCOUNT_HANDLERS = { balance: 'onBalance', connection: 'onConnection', reconnected: 'onReconnected' } as const satisfies Partial<Record<EventKind, keyof StrategyHandlers>>;
+
+class Instance {
+  state: StrategyState = 'created';
+  error: string | undefined;
+  handlers: StrategyHandlers = {};
+  readonly offs: Unsubscribe[] = [];
+  readonly timers = new Set<TimerHandle>();
+  readonly stop$ = new Subject<void>();
+
+  constructor(readonly spec: StrategySpec, readonly log: Logger) {}
+
+  get running(): boolean {
+    return this.state === 'running' || this.state === 'created';
+  }
+}
+
+/** Holds the strategies of one run. */
+export class StrategyHost {
+  private readonly instances: Instance[] = [];
+
+  constructor(private readonly o: StrategyHostOptions) {}
+
+  /**
+   * Validates the spec (id, symbols, params: ConfigError names the bad key), builds the strategy's
+   * context and calls its factory. Returns the strategy's id.
+   */
+  add(spec: StrategySpec): string {
+    const base = `strategies.${spec.id}`;
+    if (!ID_RE.test(spec.id)) throw new BhError('CONFIG', `${base}: a strategy id is 1-12 letters, digits or _ (it prefixes its clientOrderIds)`, 'config');
+    if (this.instances.some((i) => i.spec.id === spec.id)) throw new BhError('CONFIG', `${base}: duplicate strategy id`, 'config');
+    spec.symbols.forEach((s, i) => {
+      if (!this.o.instruments.has(s)) throw new BhError('CONFIG', `${base}.symbols[${i}]: unknown symbol ${s}`, 'config', { context: { symbol: s } });
+    });
+    const params = parseParams(spec.definition, spec.params, spec.paramsPath ?? `${base}.params`);
+    const log = this.o.log.child({ strategy: spec.id, plugin: spec.definition.manifest.name });
+    const inst = new Instance(spec, log);
+    const ctx = this.contextOf(inst, params);
+    inst.handlers = spec.definition.create(ctx);
+    this.instances.push(inst);
+    return spec.id;
+  }
+
+  /** Subscribes every strategy to its events and runs its `start`; one that fails to start is stopped and logged. */
+  async start(): Promise<void> {
+    for (const inst of this.instances) {
+      if (inst.state !== 'created') continue;
+      inst.state = 'running';
+      this.route(inst);
+      await this.guard(inst, () => inst.handlers.start?.());
+      if (inst.state === 'running') inst.log.info({ symbols: inst.spec.symbols }, 'strategy started');
+    }
+  }
+
+  /** Stops every running strategy: timers and subscriptions end, then its `stop` runs (it may cancel its orders). */
+  async stop(): Promise<void> {
+    for (const inst of this.instances) {
+      if (inst.state !== 'running') continue;
+      this.detach(inst);
+      try {
+        await inst.handlers.stop?.();
+      } catch (e) {
+        inst.log.error({ err: e }, 'strategy stop handler threw');
+      }
+      inst.state = 'stopped';
+      inst.log.info('strategy stopped');
+    }
+  }
+
+  /** Returns each strategy's id, plugin name and state. */
+  status(): readonly StrategyStatus[] {
+    return this.instances.map((i) => ({
+      id: i.spec.id, name: i.spec.definition.manifest.name, state: i.state, ...(i.error === undefined ? {} : { error: i.error }),
+    }));
+  }
+
+  private contextOf(inst: Instance, params: unknown): StrategyContext {
+    const { bus, clock, instruments } = this.o;
+    const instrument = (symbol: string): Instrument => {
+      const x = instruments.get(symbol);
+      if (x === undefined) throw new BhError('UNKNOWN_SYMBOL', `unknown symbol ${symbol}`, 'denied', { context: { symbol } });
+      return x;
+    };
+    const orders = createOrderApi({
+      strategyId: inst.spec.id,
+      ids: new ClientOrderIds(inst.spec.id, this.o.runTag),
+      instrument,
+      submit: this.o.submit,
+      denied: (n: DenialNotice) => {
+        inst.log.warn({ clientOrderId: 'clientOrderId' in n.intent ? n.intent.clientOrderId : undefined }, `denied ${n.text}`);
+        if (inst.state === 'running') void this.guard(inst, () => inst.handlers.onDenied?.(n));
+      },
+      running: () => inst.running,
+    });
+    return {
+      id: inst.spec.id,
+      params,
+      symbols: inst.spec.symbols,
+      bus: {
+        on: <K extends EventKind>(kind: K) => bus.on(kind).pipe(takeUntil(inst.stop$)),
+        forSymbol: <K extends SymbolEventKind>(kind: K, symbol: string) => bus.forSymbol(kind, symbol).pipe(takeUntil(inst.stop$)),
+      },
+      instrument,
+      portfolio: this.o.portfolio(inst.spec.id),
+      clock,
+      log: inst.log,
+      orders,
+      every: (ms, fn) => {
+        const t = clock.setInterval(() => {
+          if (inst.state === 'running') void this.guard(inst, fn);
+        }, ms);
+        const handle: TimerHandle = { cancel: () => { t.cancel(); inst.timers.delete(handle); } };
+        inst.timers.add(handle);
+        return handle;
+      },
+    };
+  }
+
+  private route(inst: Instance): void {
+    const { bus } = this.o;
+    const h = inst.handlers;
+    const deliver = <K extends EventKind>(name: keyof StrategyHandlers) => (ev: EventOf<K>): void => {
+      const fn = h[name] as ((e: EventOf<K>) => void | Promise<void>) | undefined;
+      if (fn !== undefined && inst.state === 'running') void this.guard(inst, () => fn.call(h, ev));
+    };
+    for (const [kind, name] of Object.entries(SYMBOL_HANDLERS) as [SymbolEventKind, keyof StrategyHandlers][]) {
+      if (h[name] === undefined) continue;
+      for (const symbol of inst.spec.symbols) inst.offs.push(bus.subscribe(kind, deliver(name), { symbol, label: `${inst.spec.id}.${name}` }));
+    }
+    for (const [kind, name] of Object.entries(ACCOUNT_HANDLERS) as [EventKind, keyof StrategyHandlers][]) {
+      if (h[name] !== undefined) inst.offs.push(bus.subscribe(kind, deliver(name), { label: `${inst.spec.id}.${name}` }));
+    }
+    if (h.onOrder !== undefined) {
+      const prefix = `${inst.spec.id}-`;
+      const onOrder = deliver<'order'>('onOrder');
+      inst.offs.push(bus.subscribe('order', (ev) => {
+        if (ev.clientOrderId.startsWith(prefix)) onOrder(ev);
+      }, { label: `${inst.spec.id}.onOrder` }));
+    }
+  }
+
+  /** Runs `fn` for `inst`; a throw or a rejection fails the strategy. */
+  private async guard(inst: Instance, fn: () => void | Promise<void>): Promise<void> {
+    try {
+      const r = fn();
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+    } catch (e) {
+      this.fail(inst, e);
+    }
+  }
+
+  private fail(inst: Instance, err: unknown): void {
+    if (inst.state !== 'running') return;
+    inst.state = 'failed';
+    inst.error = err instanceof Error ? err.message : String(err);
+    this.detach(inst);
+    inst.log.error({ err }, 'strategy threw: stopped; the other strategies go on');
+    if (this.o.cancelOnFailure ?? true) this.o.submit({ kind: 'cancelAll', strategyId: inst.spec.id });
+    try {
+      const r = inst.handlers.stop?.();
+      if (r !== undefined) r.catch((e: unknown) => inst.log.error({ err: e }, 'strategy stop handler threw'));
+    } catch (e) {
+      inst.log.error({ err: e }, 'strategy stop handler threw');
+    }
+  }
+
+  private detach(inst: Instance): void {
+    for (const off of inst.offs.splice(0)) off();
+    for (const t of [...inst.timers]) t.cancel();
+    inst.stop$.next();
+    inst.stop$.complete();
+  }
+}

@@ -1,0 +1,48 @@
+/** Loads a strategy plugin from a .ts or .js path (TypeScript without a build step, through tsx) or from an npm package name, and checks its manifest. */
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkDefinition, StrategyLoadError } from './define.ts';
+import type { StrategyDefinition } from './types.ts';
+
+/** Returns true when `ref` names a file (relative or absolute path, or a .ts/.js/.mjs/.cjs name) rather than a package. */
+export function isPathRef(ref: string): boolean {
+  return ref.startsWith('.') || isAbsolute(ref) || /\.(?:[cm]?ts|[cm]?js)$/.test(ref);
+}
+
+/**
+ * Returns the checked definition the module `ref` exports (its default export, or a named export
+ * `strategy`). A path is resolved against `baseDir` (the config file's folder); a package name is
+ * resolved from `baseDir` first, then from bhtrade's own dependencies.
+ */
+export async function loadStrategy(ref: string, baseDir: string = process.cwd()): Promise<StrategyDefinition> {
+  if (ref.trim() === '') throw new StrategyLoadError('<empty>', 'a strategy reference is a path or an npm package name');
+  const target = isPathRef(ref) ? pathToFileURL(resolve(baseDir, ref)).href : resolvePackage(ref, baseDir);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importModule(target);
+  } catch (e) {
+    throw new StrategyLoadError(ref, `cannot be loaded: ${(e as Error).message}`, { cause: e });
+  }
+  return checkDefinition(mod['default'] ?? mod['strategy'], ref);
+}
+
+function resolvePackage(name: string, baseDir: string): string {
+  try {
+    return pathToFileURL(createRequire(join(baseDir, 'noop.js')).resolve(name)).href;
+  } catch {
+    // ESM-only packages have no `require` condition; let the import resolver try from here.
+    return name;
+  }
+}
+
+async function importModule(target: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(target)) as Record<string, unknown>;
+  } catch (e) {
+    // Plain Node cannot import .ts: load it through tsx without registering a global hook.
+    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(target, import.meta.url)) as Record<string, unknown>;
+  }
+}

@@ -1,0 +1,81 @@
+/** A strategy's order API: stamps each request with the strategy id and a fresh clientOrderId, hands it to the injected submit function, and returns the id at once. */
+import { BhError } from '../core/errors.ts';
+import type { ClientOrderIds } from '../core/ids.ts';
+import { isContractSide, isSpotSide, type Instrument } from '../model/index.ts';
+import type {
+  CloseRequest, ContractOrderRequest, DenialNotice, OrderApi, OrderRequest, PlaceOf, SpotOrderRequest, StrategyIntent, SubmitIntent,
+} from './types.ts';
+
+export interface OrderApiDeps {
+  readonly strategyId: string;
+  readonly ids: ClientOrderIds;
+  readonly instrument: (symbol: string) => Instrument;
+  readonly submit: SubmitIntent;
+  /** Called (on a microtask, never inside the strategy's own call) when the gate denies an intent. */
+  readonly denied: (notice: DenialNotice) => void;
+  /** Returns false once the strategy is stopped: new orders are refused, cancels still pass. */
+  readonly running: () => boolean;
+}
+
+/** Returns the order API of one strategy. */
+export function createOrderApi(d: OrderApiDeps): OrderApi {
+  const send = (intent: StrategyIntent): void => {
+    const r = d.submit(intent);
+    if (!r.ok) {
+      const notice: DenialNotice = { intent, code: r.code, text: r.text };
+      queueMicrotask(() => d.denied(notice));
+    }
+  };
+  const mustRun = (what: string): void => {
+    if (!d.running()) throw new BhError('STRATEGY_STOPPED', `${d.strategyId}: ${what} after the strategy stopped`, 'denied', { context: { strategyId: d.strategyId } });
+  };
+  const placeIntent = (req: OrderRequest, clientOrderId: string): PlaceOf<StrategyIntent> => {
+    const inst = d.instrument(req.symbol);
+    if (inst.kind === 'spot') {
+      if (!isSpotSide(req.side)) throw badSide(req.symbol, req.side, 'BUY or SELL');
+      const r = req as SpotOrderRequest;
+      return {
+        kind: 'placeSpot', strategyId: d.strategyId, clientOrderId, symbol: r.symbol, side: r.side, type: r.type ?? 'LIMIT',
+        price: r.price, quantity: r.quantity, timeInForce: r.timeInForce,
+      };
+    }
+    if (!isContractSide(req.side)) throw badSide(req.symbol, req.side, 'BUY_OPEN, SELL_OPEN, BUY_CLOSE or SELL_CLOSE');
+    const r = req as ContractOrderRequest;
+    return {
+      kind: 'placeContract', strategyId: d.strategyId, clientOrderId, symbol: r.symbol, side: r.side, orderType: r.orderType ?? 'LIMIT',
+      priceType: r.priceType ?? (r.price === undefined ? 'MARKET' : 'INPUT'), price: r.price, triggerPrice: r.triggerPrice,
+      quantity: r.quantity, leverage: r.leverage, timeInForce: r.timeInForce,
+    };
+  };
+  return {
+    place(req) {
+      mustRun('place');
+      const id = d.ids.take();
+      send(placeIntent(req, id));
+      return id;
+    },
+    cancel(symbol, clientOrderId) {
+      send({ kind: 'cancel', strategyId: d.strategyId, symbol, clientOrderId });
+    },
+    replace(replaces, req) {
+      mustRun('replace');
+      const id = d.ids.take();
+      send({ kind: 'replace', strategyId: d.strategyId, symbol: req.symbol, replaces, order: placeIntent(req, id) });
+      return id;
+    },
+    cancelAll(symbol) {
+      send(symbol === undefined ? { kind: 'cancelAll', strategyId: d.strategyId } : { kind: 'cancelAll', strategyId: d.strategyId, symbol });
+    },
+    closePosition(req: CloseRequest) {
+      mustRun('closePosition');
+      d.instrument(req.symbol);
+      const id = d.ids.take();
+      send({ kind: 'closePosition', strategyId: d.strategyId, clientOrderId: id, symbol: req.symbol, side: req.side, quantity: req.quantity, price: req.price });
+      return id;
+    },
+  };
+}
+
+function badSide(symbol: string, side: string, want: string): BhError {
+  return new BhError('ORDER_SIDE', `side ${side} does not fit ${symbol}: use ${want}`, 'denied', { context: { symbol, side } });
+}

@@ -1,0 +1,192 @@
+/** The strategy plugin API's vocabulary: manifest, definition, the scoped context a strategy gets, its order requests and its handlers. */
+import type { Observable } from 'rxjs';
+import type { z } from 'zod';
+import type { Clock, TimerHandle } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import type {
+  BalanceUpdateEvent, ConnectionStateEvent, ContractOrderType, ContractSide, ContractTimeInForce, DepthSnapshotEvent,
+  DepthUpdateEvent, EventKind, EventOf, FundingEvent, IndexEvent, Instrument, KlineEvent, OrderUpdateEvent, PositionSide,
+  PositionUpdateEvent, PriceType, ReconnectedEvent, SpotNewOrderType, SpotSide, SpotTimeInForce, SymbolEventKind, TickerEvent,
+  TradeEvent,
+} from '../model/index.ts';
+
+/** What a plugin declares about itself; checked when it is loaded. */
+export interface StrategyManifest<P extends z.ZodType = z.ZodType> {
+  /** 1-32 letters, digits, `_` or `-`. */
+  readonly name: string;
+  /** The plugin API version it was written for, "MAJOR.MINOR"; the major must equal the host's, the minor be at most the host's. */
+  readonly apiVersion: string;
+  /** The schema of its `params` in the config; its output is what `ctx.params` holds. */
+  readonly params: P;
+  readonly description?: string;
+}
+
+/** A new spot order; decimals are strings exactly as they will be sent. */
+export interface SpotOrderRequest {
+  readonly symbol: string;
+  readonly side: SpotSide;
+  /** Default LIMIT. */
+  readonly type?: SpotNewOrderType;
+  /** Required for LIMIT and LIMIT_MAKER. */
+  readonly price?: string;
+  /** Base quantity (for a MARKET BUY, the quote amount to spend, as on the wire). */
+  readonly quantity: string;
+  readonly timeInForce?: SpotTimeInForce;
+}
+
+/** A new contract order. */
+export interface ContractOrderRequest {
+  readonly symbol: string;
+  readonly side: ContractSide;
+  /** Default LIMIT. */
+  readonly orderType?: ContractOrderType;
+  /** Default INPUT when a price is given, MARKET otherwise. */
+  readonly priceType?: PriceType;
+  readonly price?: string;
+  readonly triggerPrice?: string;
+  /** Number of contracts. */
+  readonly quantity: string;
+  /** Required to open (BUY_OPEN, SELL_OPEN). */
+  readonly leverage?: string;
+  readonly timeInForce?: ContractTimeInForce;
+}
+
+/** A new order of either family; the side tells which (BUY/SELL spot, *_OPEN/*_CLOSE contract). */
+export type OrderRequest = SpotOrderRequest | ContractOrderRequest;
+
+/** Closes (part of) a position: spot holdings are LONG. */
+export interface CloseRequest {
+  readonly symbol: string;
+  readonly side: PositionSide;
+  /** Default: the whole position. */
+  readonly quantity?: string;
+  /** Default: at market. */
+  readonly price?: string;
+}
+
+/**
+ * What a strategy's order API hands to the app: the same shapes as the risk gate's intents (the app
+ * checks the two agree at compile time), stamped with the strategy id and a fresh clientOrderId.
+ */
+export type StrategyIntent =
+  | ({ readonly kind: 'placeSpot'; readonly strategyId: string; readonly clientOrderId: string; readonly type: SpotNewOrderType } & Omit<SpotOrderRequest, 'type'>)
+  | ({ readonly kind: 'placeContract'; readonly strategyId: string; readonly clientOrderId: string; readonly orderType: ContractOrderType; readonly priceType: PriceType } & Omit<ContractOrderRequest, 'orderType' | 'priceType'>)
+  | { readonly kind: 'cancel'; readonly strategyId: string; readonly symbol: string; readonly clientOrderId: string }
+  | { readonly kind: 'cancelAll'; readonly strategyId: string; readonly symbol?: string }
+  | { readonly kind: 'replace'; readonly strategyId: string; readonly symbol: string; readonly replaces: string; readonly order: PlaceOf<StrategyIntent> }
+  | ({ readonly kind: 'closePosition'; readonly strategyId: string; readonly clientOrderId: string } & CloseRequest);
+
+/** The placing intents. */
+export type PlaceOf<I> = Extract<I, { kind: 'placeSpot' | 'placeContract' }>;
+
+/** The app's answer to one intent: accepted for sending, or denied locally (`text` is the `CODE: key=value` line). */
+export type SubmitResult = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly text: string };
+
+/** Where a strategy's intents go: risk gate, then executor. Injected by the app; never the venue. */
+export type SubmitIntent = (intent: StrategyIntent) => SubmitResult;
+
+/** A local refusal of one of the strategy's intents, delivered to `onDenied`. */
+export interface DenialNotice {
+  readonly intent: StrategyIntent;
+  readonly code: string;
+  readonly text: string;
+}
+
+/** An order of the strategy as the portfolio knows it. */
+export interface OpenOrderView {
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly side: string;
+  readonly price: string;
+  readonly origQty: string;
+  readonly executedQty: string;
+  readonly status: string;
+}
+
+/** A position (contract, or spot holdings as LONG). */
+export interface PositionView {
+  readonly symbol: string;
+  readonly side: PositionSide;
+  readonly quantity: string;
+  readonly avgPrice: string;
+}
+
+/** Balances of one asset. */
+export interface BalanceView {
+  readonly free: string;
+  readonly locked: string;
+}
+
+/** A read-only view of the account, kept by the app's portfolio. Every decimal is a string. */
+export interface PortfolioView {
+  /** Returns the balance of `asset` in the spot or contract account (zero when none). */
+  balance(asset: string, account?: 'spot' | 'contract'): BalanceView;
+  /** Returns the contract positions of `symbol` (empty when flat). */
+  positions(symbol: string): readonly PositionView[];
+  /** Returns the open orders of the calling strategy, on one symbol or all. */
+  openOrders(symbol?: string): readonly OpenOrderView[];
+  /** Returns the calling strategy's realized and unrealized PnL, in its accounting asset. */
+  pnl(): { readonly realized: string; readonly unrealized: string };
+}
+
+/** The bus, as a strategy may read it: streams only, never publish. */
+export interface BusReader {
+  on<K extends EventKind>(kind: K): Observable<EventOf<K>>;
+  forSymbol<K extends SymbolEventKind>(kind: K, symbol: string): Observable<EventOf<K>>;
+}
+
+/** The order API: each call returns the clientOrderId at once; outcomes arrive as `order` events (or `onDenied`). */
+export interface OrderApi {
+  place(req: OrderRequest): string;
+  cancel(symbol: string, clientOrderId: string): void;
+  /** Cancels `clientOrderId` and places `req` instead; returns the new clientOrderId. */
+  replace(clientOrderId: string, req: OrderRequest): string;
+  /** Cancels every open order of this strategy, on one symbol or on all. */
+  cancelAll(symbol?: string): void;
+  closePosition(req: CloseRequest): string;
+}
+
+/** Everything a strategy can see and do; it never gets the engine, the executor or the venue. */
+export interface StrategyContext<P = unknown> {
+  /** The id the config gave this strategy instance (order ids, logs and risk limits are kept under it). */
+  readonly id: string;
+  readonly params: P;
+  /** The symbols the config assigned to it. */
+  readonly symbols: readonly string[];
+  readonly bus: BusReader;
+  /** Returns the trading rules of a symbol; throws for an unknown one. */
+  instrument(symbol: string): Instrument;
+  readonly portfolio: PortfolioView;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly orders: OrderApi;
+  /** Runs `fn` every `ms` on the clock until the strategy stops; a throw stops the strategy like a handler's would. */
+  every(ms: number, fn: () => void | Promise<void>): TimerHandle;
+}
+
+/** The handlers a strategy may have; each gets only events of its own symbols and its own orders. */
+export interface StrategyHandlers {
+  start?(): void | Promise<void>;
+  stop?(): void | Promise<void>;
+  onDepthSnapshot?(ev: DepthSnapshotEvent): void | Promise<void>;
+  onDepthUpdate?(ev: DepthUpdateEvent): void | Promise<void>;
+  onTrade?(ev: TradeEvent): void | Promise<void>;
+  onKline?(ev: KlineEvent): void | Promise<void>;
+  onTicker?(ev: TickerEvent): void | Promise<void>;
+  onIndex?(ev: IndexEvent): void | Promise<void>;
+  onFunding?(ev: FundingEvent): void | Promise<void>;
+  /** Reports of this strategy's own orders. */
+  onOrder?(ev: OrderUpdateEvent): void | Promise<void>;
+  onPosition?(ev: PositionUpdateEvent): void | Promise<void>;
+  onBalance?(ev: BalanceUpdateEvent): void | Promise<void>;
+  onConnection?(ev: ConnectionStateEvent): void | Promise<void>;
+  onReconnected?(ev: ReconnectedEvent): void | Promise<void>;
+  /** One of this strategy's intents was refused by the risk gate (nothing was sent). */
+  onDenied?(notice: DenialNotice): void | Promise<void>;
+}
+
+/** A plugin: its manifest and the factory that builds one instance from a context. */
+export interface StrategyDefinition<P extends z.ZodType = z.ZodType> {
+  readonly manifest: StrategyManifest<P>;
+  create(ctx: StrategyContext<z.output<P>>): StrategyHandlers;
+}

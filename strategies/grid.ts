@@ -1,0 +1,64 @@
+// grid: rests buy and sell orders on a fixed ladder around the first mid; each filled buy is answered by a sell one level up, each filled sell by a buy one level down.
+import { z } from 'zod';
+import { defineStrategy, fromTicks, toTicks } from '../src/strategy/index.ts';
+
+export default defineStrategy({
+  manifest: {
+    name: 'grid',
+    apiVersion: '1.0',
+    description: 'Spot grid: a ladder of limit orders around the starting mid, refilled on the other side as they fill.',
+    params: z.strictObject({
+      /** Base quantity of each grid order. */
+      quantity: z.string().regex(/^\d+(\.\d+)?$/).default('0.001'),
+      /** Orders on each side of the centre. */
+      levels: z.number().int().min(1).max(50).default(5),
+      /** Distance between levels, in ticks. */
+      stepTicks: z.number().int().min(1).default(30),
+    }),
+  },
+
+  create(ctx) {
+    const p = ctx.params;
+    const symbol = ctx.symbols[0]!;
+    const inst = ctx.instrument(symbol);
+    let centre: number | undefined;
+    // clientOrderId → the grid level (ticks) and side of that order.
+    const live = new Map<string, { side: 'BUY' | 'SELL'; ticks: number }>();
+
+    const rest = (side: 'BUY' | 'SELL', ticks: number): void => {
+      if (ticks <= 0) return;
+      const id = ctx.orders.place({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: fromTicks(inst, ticks), quantity: p.quantity });
+      live.set(id, { side, ticks });
+    };
+
+    return {
+      onDepthSnapshot(ev) {
+        if (centre !== undefined || ev.bids[0] === undefined || ev.asks[0] === undefined) return;
+        centre = Math.floor((toTicks(inst, ev.bids[0][0]) + toTicks(inst, ev.asks[0][0])) / 2);
+        ctx.log.info({ centre: fromTicks(inst, centre), levels: p.levels, step: fromTicks(inst, p.stepTicks) }, 'grid laid');
+        for (let k = 1; k <= p.levels; k++) {
+          rest('BUY', centre - k * p.stepTicks);
+          rest('SELL', centre + k * p.stepTicks);
+        }
+      },
+      onOrder(ev) {
+        const o = live.get(ev.clientOrderId);
+        if (o === undefined) return;
+        if (ev.status === 'FILLED') {
+          live.delete(ev.clientOrderId);
+          // Take the step's profit on the other side.
+          if (o.side === 'BUY') rest('SELL', o.ticks + p.stepTicks);
+          else rest('BUY', o.ticks - p.stepTicks);
+        } else if (ev.status === 'CANCELED' || ev.status === 'REJECTED') {
+          live.delete(ev.clientOrderId);
+        }
+      },
+      onDenied(n) {
+        if ('clientOrderId' in n.intent) live.delete(n.intent.clientOrderId);
+      },
+      stop() {
+        ctx.orders.cancelAll(symbol);
+      },
+    };
+  },
+});

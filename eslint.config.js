@@ -4,7 +4,6 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**'] },
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,5 +25,10 @@ export default tseslint.config(
         { selector: "CallExpression[callee.name=/^(setTimeout|setInterval)$/]", message: 'Schedule on the injected Clock.' },
       ],
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,0 +1,182 @@
+/**
+ * Account state as a pure fold: a venue snapshot (balances, positions, a trade-id watermark) plus the
+ * fills counted after it, applied in trade-id order. Because the fold always runs over the sorted fills
+ * above the watermark, the state is the same whatever order or batches the fills arrived in.
+ *
+ * Invariants:
+ * 1. A fill at or below its account's watermark is in the snapshot already and is never applied again.
+ * 2. Positions: quantity = snapshot quantity ± fill quantities; average entry by averageEntry (harmonic
+ *    for inverse); closing realizes sidePnl at the fill price. Fees are charged to realized PnL.
+ * 3. Balances: the total (free + locked) of every asset moves by exactly the fills' amounts (spot: base
+ *    ± qty, quote ∓ qty × price, fee asset − fee; contracts: margin token + realized − fee). The moves are
+ *    booked on `free`/`total`: how the venue splits free and locked shows at the next snapshot.
+ */
+import { Decimal } from '../../core/fixed.ts';
+import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
+import { compareIds } from '../reconcile/fills.ts';
+import { averageEntry, sidePnl } from './pnl.ts';
+
+export interface Holding {
+  readonly free: string;
+  readonly locked: string;
+}
+
+/** One side of one contract position. */
+export interface ContractPosition {
+  readonly symbol: string;
+  readonly side: PositionSide;
+  readonly qty: string;
+  /** Exact average entry (the venue shows it rounded down to the tick). */
+  readonly avgPrice: string;
+  readonly margin: string;
+  readonly leverage: string | undefined;
+}
+
+/** Spot inventory of one symbol traded since the start: signed base quantity at an average cost. */
+export interface SpotInventory {
+  readonly symbol: string;
+  readonly qty: string;
+  readonly avgPrice: string;
+}
+
+/** Everything the fold keeps. Values are exact decimal strings. */
+export interface AccountState {
+  readonly spot: Readonly<Record<string, Holding>>;
+  readonly contract: Readonly<Record<string, ContractBalance>>;
+  /** By `symbol|side`. */
+  readonly positions: Readonly<Record<string, ContractPosition>>;
+  /** By symbol. */
+  readonly inventory: Readonly<Record<string, SpotInventory>>;
+  /** Realized PnL by symbol, in the quote asset (spot) or margin token (contracts). */
+  readonly realized: Readonly<Record<string, string>>;
+  /** The largest trade id the snapshot includes, per account. */
+  readonly watermark: Readonly<Partial<Record<AccountKind, string>>>;
+}
+
+/** The realized PnL one fill produced (fees included), for per-strategy and per-day sums. */
+export interface FillEffect {
+  readonly fill: FillReport;
+  readonly realized: string;
+  /** The asset `realized` is in. */
+  readonly asset: string;
+}
+
+export const EMPTY_ACCOUNT: AccountState = { spot: {}, contract: {}, positions: {}, inventory: {}, realized: {}, watermark: {} };
+
+/** Returns the key of a contract position. */
+export function positionKey(symbol: string, side: PositionSide): string {
+  return `${symbol}|${side}`;
+}
+
+/** Returns true when `fill` is above its account's watermark (not in the snapshot). */
+export function aboveWatermark(state: AccountState, fill: FillReport): boolean {
+  const w = state.watermark[fill.account];
+  return w === undefined || compareIds(fill.tradeId, w) > 0;
+}
+
+/** Returns the state after `fills` (any order; applied in trade-id order, those at or below the watermark skipped) and what each did. */
+export function foldFills(state: AccountState, fills: readonly FillReport[], instruments: ReadonlyMap<string, Instrument>): { state: AccountState; effects: FillEffect[] } {
+  const spot: Record<string, Holding> = { ...state.spot };
+  const contract: Record<string, ContractBalance> = { ...state.contract };
+  const positions: Record<string, ContractPosition> = { ...state.positions };
+  const inventory: Record<string, SpotInventory> = { ...state.inventory };
+  const realized: Record<string, string> = { ...state.realized };
+  const effects: FillEffect[] = [];
+  const sorted = fills.filter((f) => aboveWatermark(state, f))
+    .sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
+  const seen = new Set<string>();
+  for (const f of sorted) {
+    const k = `${f.account}:${f.tradeId}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const inst = instruments.get(f.symbol);
+    if (inst === undefined) continue;
+    const r = inst.kind === 'spot' ? spotFill(f, inst, spot, inventory) : contractFill(f, inst, contract, positions);
+    realized[f.symbol] = new Decimal(realized[f.symbol] ?? '0').plus(r.realized).toFixed();
+    effects.push({ fill: f, realized: r.realized.toFixed(), asset: r.asset });
+  }
+  return { state: { spot, contract, positions, inventory, realized, watermark: state.watermark }, effects };
+}
+
+function addFree(spot: Record<string, Holding>, asset: string, delta: Decimal): void {
+  const h = spot[asset] ?? { free: '0', locked: '0' };
+  spot[asset] = { free: new Decimal(h.free).plus(delta).toFixed(), locked: h.locked };
+}
+
+function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Decimal; asset: string } {
+  const qty = new Decimal(f.qty);
+  const price = new Decimal(f.price);
+  const buy = f.side === 'BUY' || f.side === 'BUY_OPEN' || f.side === 'BUY_CLOSE';
+  const quote = qty.mul(price);
+  addFree(spot, inst.baseAsset, buy ? qty : qty.neg());
+  addFree(spot, inst.quoteAsset, buy ? quote.neg() : quote);
+  const fee = new Decimal(f.fee);
+  if (!fee.isZero()) addFree(spot, f.feeAsset, fee.neg());
+  // Fees go to realized PnL in the quote asset, valued at the fill price when charged in the base.
+  let realized = f.feeAsset === inst.baseAsset ? fee.mul(price).neg() : f.feeAsset === inst.quoteAsset ? fee.neg() : new Decimal(0);
+  const inv = inventory[f.symbol] ?? { symbol: f.symbol, qty: '0', avgPrice: '0' };
+  let held = new Decimal(inv.qty);
+  let avg = new Decimal(inv.avgPrice);
+  const signed = buy ? qty : qty.neg();
+  if (held.isZero() || held.isPositive() === signed.isPositive()) {
+    avg = averageEntry('spot', held.abs(), avg, qty, price);
+    held = held.plus(signed);
+  } else {
+    const closing = Decimal.min(held.abs(), qty);
+    realized = realized.plus(sidePnl('spot', held.isPositive() ? 'LONG' : 'SHORT', closing, avg, price, new Decimal(1)));
+    held = held.plus(signed);
+    if (held.isZero()) avg = new Decimal(0);
+    else if (held.isPositive() === signed.isPositive()) avg = price; // flipped: the rest opened at the fill price
+  }
+  inventory[f.symbol] = { symbol: f.symbol, qty: held.toFixed(), avgPrice: avg.toFixed() };
+  return { realized, asset: inst.quoteAsset };
+}
+
+/** Returns which position a contract fill opens or closes; BUY/SELL (real stream reports) nets against an open opposite side. */
+function contractEffect(f: FillReport, positions: Record<string, ContractPosition>): { side: PositionSide; open: boolean } {
+  switch (f.side) {
+    case 'BUY_OPEN':
+      return { side: 'LONG', open: true };
+    case 'SELL_OPEN':
+      return { side: 'SHORT', open: true };
+    case 'SELL_CLOSE':
+      return { side: 'LONG', open: false };
+    case 'BUY_CLOSE':
+      return { side: 'SHORT', open: false };
+    case 'BUY':
+      return positions[positionKey(f.symbol, 'SHORT')] ? { side: 'SHORT', open: false } : { side: 'LONG', open: true };
+    case 'SELL':
+      return positions[positionKey(f.symbol, 'LONG')] ? { side: 'LONG', open: false } : { side: 'SHORT', open: true };
+    default: {
+      const never: never = f.side;
+      throw new RangeError(`fill side: ${String(never)}`);
+    }
+  }
+}
+
+function contractFill(f: FillReport, inst: Instrument, contract: Record<string, ContractBalance>, positions: Record<string, ContractPosition>): { realized: Decimal; asset: string } {
+  const token = inst.marginToken ?? inst.quoteAsset;
+  const qty = new Decimal(f.qty);
+  const price = new Decimal(f.price);
+  const m = new Decimal(inst.multiplier);
+  const fee = new Decimal(f.fee);
+  const { side, open } = contractEffect(f, positions);
+  const key = positionKey(f.symbol, side);
+  const pos = positions[key];
+  let realized = fee.neg();
+  if (open) {
+    const held = new Decimal(pos?.qty ?? '0');
+    const avg = averageEntry(inst.kind, held, new Decimal(pos?.avgPrice ?? '0'), qty, price);
+    positions[key] = { symbol: f.symbol, side, qty: held.plus(qty).toFixed(), avgPrice: avg.toFixed(), margin: pos?.margin ?? '0', leverage: pos?.leverage };
+  } else if (pos !== undefined) {
+    const held = new Decimal(pos.qty);
+    const closing = Decimal.min(held, qty);
+    realized = realized.plus(sidePnl(inst.kind, side, closing, new Decimal(pos.avgPrice), price, m));
+    const left = held.minus(closing);
+    if (left.isZero()) delete positions[key];
+    else positions[key] = { ...pos, qty: left.toFixed(), margin: new Decimal(pos.margin).mul(left).div(held).toFixed() };
+  }
+  const b = contract[token] ?? { token, total: '0', availableMargin: '0', positionMargin: '0', orderMargin: '0' };
+  contract[token] = { ...b, total: new Decimal(b.total).plus(realized).toFixed(), availableMargin: new Decimal(b.availableMargin).plus(realized).toFixed() };
+  return { realized, asset: token };
+}

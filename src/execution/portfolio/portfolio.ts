@@ -1,0 +1,166 @@
+/**
+ * The portfolio: balances, positions and realized and unrealized PnL for spot, inverse and linear
+ * instruments, fed by fills (counted once by trade id) and by venue snapshots; read through `view()`
+ * and `snapshot()` (the PortfolioSnapshot the risk gate judges against). Only the executor writes to it.
+ */
+import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
+import type { Balances, FillReport, Instrument, Position } from '../../model/index.ts';
+import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
+import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
+import { sidePnl } from './pnl.ts';
+import type { AccountKind } from '../../model/index.ts';
+
+const DAY_MS = 86_400_000;
+
+/** What a reader sees. */
+export interface PortfolioView {
+  readonly spot: Readonly<Record<string, Holding>>;
+  readonly contract: AccountState['contract'];
+  readonly positions: readonly (ContractPosition & { readonly unrealizedPnl: string | undefined })[];
+  readonly inventory: readonly { symbol: string; qty: string; avgPrice: string; unrealizedPnl: string | undefined }[];
+  /** Realized PnL by symbol (fees included). */
+  readonly realized: Readonly<Record<string, string>>;
+}
+
+/** A venue snapshot to adopt: what the venue reported and the trade ids it includes. */
+export interface VenueSnapshot {
+  readonly balances?: Balances;
+  readonly positions?: readonly Position[];
+  /** The largest trade id per account the snapshot includes (the fill ledger's lastId when it was stable across the reads). */
+  readonly watermark: Readonly<Partial<Record<AccountKind, string>>>;
+}
+
+/** Balances, positions and PnL; see the module comment. */
+export class Portfolio {
+  private base: AccountState = EMPTY_ACCOUNT;
+  private pending: FillReport[] = [];
+  private state: AccountState = EMPTY_ACCOUNT;
+  private effects: FillEffect[] = [];
+  /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
+  private baked = new Map<string, Decimal>();
+  private readonly prices = new Map<string, SymbolPrices>();
+
+  constructor(
+    private readonly instruments: ReadonlyMap<string, Instrument>,
+    /** Returns the strategy an order belongs to (undefined for orders the bot does not know). */
+    private readonly strategyOf: (orderId: string) => string | undefined = () => undefined,
+  ) {}
+
+  /** Counts fills not counted before (the caller dedupes by trade id; the fold skips what a snapshot already holds). */
+  applyFills(fills: readonly FillReport[]): void {
+    const fresh = fills.filter((f) => aboveWatermark(this.base, f));
+    if (fresh.length === 0) return;
+    this.pending.push(...fresh);
+    this.recompute();
+  }
+
+  /** Adopts a venue snapshot: balances and positions as the venue reports them, fills up to the watermark folded in. */
+  adopt(s: VenueSnapshot): void {
+    const watermark = { ...this.base.watermark, ...s.watermark };
+    const included = this.pending.filter((f) => !aboveWatermark({ ...this.base, watermark }, f));
+    const { state: folded, effects } = foldFills(this.base, included, this.instruments);
+    this.bake(effects);
+    const positions: Record<string, ContractPosition> = s.positions === undefined ? { ...folded.positions } : {};
+    for (const p of s.positions ?? []) {
+      if (compareDecimal(p.position, '0') === 0) continue;
+      const key = positionKey(p.symbol, p.side);
+      const mine = folded.positions[key];
+      const inst = this.instruments.get(p.symbol);
+      // Keep the exact average when it is what the venue shows rounded down to the tick; else the venue's.
+      const keepExact = mine !== undefined && inst !== undefined && compareDecimal(mine.qty, p.position) === 0
+        && compareDecimal(formatDown(new Decimal(mine.avgPrice), scaleOf(inst.tickSize)), p.avgPrice) === 0;
+      positions[key] = { symbol: p.symbol, side: p.side, qty: p.position, avgPrice: keepExact ? mine.avgPrice : p.avgPrice, margin: p.margin, leverage: p.leverage };
+    }
+    const spot: Record<string, Holding> = s.balances === undefined ? { ...folded.spot } : {};
+    for (const b of s.balances?.spot ?? []) spot[b.asset] = { free: b.free, locked: b.locked };
+    this.base = {
+      spot, contract: s.balances?.contract ?? folded.contract, positions, inventory: folded.inventory, realized: folded.realized, watermark,
+    };
+    this.pending = this.pending.filter((f) => aboveWatermark(this.base, f));
+    this.recompute();
+  }
+
+  /** Sets the last and/or mark price of a symbol (unrealized PnL, the risk gate's price band and margin). */
+  setPrice(symbol: string, p: SymbolPrices): void {
+    const old = this.prices.get(symbol) ?? {};
+    this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark });
+  }
+
+  /** Returns balances, positions, inventory and PnL. */
+  view(): PortfolioView {
+    const s = this.state;
+    return {
+      spot: s.spot,
+      contract: s.contract,
+      positions: Object.values(s.positions).sort(byKey).map((p) => ({ ...p, unrealizedPnl: this.unrealized(p.symbol, p.side, p.qty, p.avgPrice) })),
+      inventory: Object.values(s.inventory).filter((i) => compareDecimal(i.qty, '0') !== 0).sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map((i) => ({
+        ...i,
+        unrealizedPnl: compareDecimal(i.qty, '0') > 0
+          ? this.unrealized(i.symbol, 'LONG', i.qty, i.avgPrice)
+          : this.unrealized(i.symbol, 'SHORT', new Decimal(i.qty).neg().toFixed(), i.avgPrice),
+      })),
+      realized: s.realized,
+    };
+  }
+
+  /** Returns realized PnL since the start of the UTC day of `now`, by strategy (fills of unknown orders under "unattributed"). */
+  realizedToday(now: number): Record<string, string> {
+    const day = Math.floor(now / DAY_MS);
+    const out = new Map<string, Decimal>();
+    for (const [k, v] of this.baked) {
+      const [d, strategy] = k.split('|') as [string, string];
+      if (Number(d) === day) out.set(strategy, (out.get(strategy) ?? new Decimal(0)).plus(v));
+    }
+    for (const e of this.effects) {
+      if (Math.floor(e.fill.time / DAY_MS) !== day) continue;
+      const strategy = this.strategyOf(e.fill.orderId) ?? 'unattributed';
+      out.set(strategy, (out.get(strategy) ?? new Decimal(0)).plus(e.realized));
+    }
+    return Object.fromEntries([...out].map(([k, v]) => [k, v.toFixed()]));
+  }
+
+  /** Returns the PortfolioSnapshot of this instant for the risk gate (`openOrders`: symbol → strategy → count, from the executor). */
+  snapshot(now: number, openOrders: PortfolioSnapshot['openOrders']): PortfolioSnapshot {
+    const s = this.state;
+    const positions: SnapshotPosition[] = Object.values(s.positions).sort(byKey).map((p) => ({
+      symbol: p.symbol, side: p.side, quantity: p.qty, avgPrice: p.avgPrice, margin: p.margin, ...(p.leverage === undefined ? {} : { leverage: p.leverage }),
+    }));
+    return {
+      now,
+      spot: s.spot,
+      contract: s.contract,
+      positions,
+      openOrders,
+      prices: Object.fromEntries(this.prices),
+      pnlToday: this.realizedToday(now),
+    };
+  }
+
+  private unrealized(symbol: string, side: 'LONG' | 'SHORT', qty: string, avg: string): string | undefined {
+    const inst = this.instruments.get(symbol);
+    const p = this.prices.get(symbol);
+    const ref = inst?.kind === 'spot' ? p?.last : p?.mark ?? p?.last;
+    if (inst === undefined || ref === undefined || compareDecimal(avg, '0') === 0) return undefined;
+    return sidePnl(inst.kind, side, new Decimal(qty), new Decimal(avg), new Decimal(ref), new Decimal(inst.multiplier)).toFixed();
+  }
+
+  private recompute(): void {
+    const r = foldFills(this.base, this.pending, this.instruments);
+    this.state = r.state;
+    this.effects = r.effects;
+  }
+
+  /** Adds the PnL of fills about to leave `pending` (a snapshot now holds them) to the baked sums. */
+  private bake(effects: readonly FillEffect[]): void {
+    for (const e of effects) {
+      const key = `${Math.floor(e.fill.time / DAY_MS)}|${this.strategyOf(e.fill.orderId) ?? 'unattributed'}`;
+      this.baked.set(key, (this.baked.get(key) ?? new Decimal(0)).plus(e.realized));
+    }
+  }
+}
+
+function byKey(a: ContractPosition, b: ContractPosition): number {
+  const x = positionKey(a.symbol, a.side);
+  const y = positionKey(b.symbol, b.side);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,52 @@
+/**
+ * Fill recovery: the venue's trades (myTrades, by trade id) merged into the set the bot has counted. Pure.
+ *
+ * Invariants (checked by test/execution/reconcile.property.test.ts):
+ * 1. A trade id is counted at most once per account: `fresh` never holds an id already in the ledger,
+ *    nor the same id twice.
+ * 2. The ledger after a merge is the union of the ledger before and the reports: merging is
+ *    commutative, associative and idempotent, so shuffled, duplicated or repeated batches end in the
+ *    same ledger.
+ * 3. `fresh` is in trade-id order (numeric; ids are 64-bit decimal strings), so consumers that fold
+ *    fills see them in the venue's order within a batch.
+ * 4. The watermark (`lastId`) of an account is the largest id counted: tradesSince(lastId) reads on from it.
+ */
+import type { AccountKind, FillReport } from '../../model/index.ts';
+
+/** The trade ids counted so far, per account, and the largest of each. */
+export interface FillLedger {
+  readonly seen: ReadonlySet<string>;
+  readonly lastId: Readonly<Partial<Record<AccountKind, string>>>;
+}
+
+/** An empty ledger. */
+export const EMPTY_FILL_LEDGER: FillLedger = { seen: new Set(), lastId: {} };
+
+/** Returns the key a fill is counted under. */
+export function fillKey(f: Pick<FillReport, 'account' | 'tradeId'>): string {
+  return `${f.account}:${f.tradeId}`;
+}
+
+/** Compares two decimal id strings numerically. */
+export function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Returns the ledger with `reports` counted and the fills that were not counted before, in trade-id order. */
+export function mergeFills(ledger: FillLedger, reports: readonly FillReport[]): { ledger: FillLedger; fresh: readonly FillReport[] } {
+  const seen = new Set(ledger.seen);
+  const lastId: Partial<Record<AccountKind, string>> = { ...ledger.lastId };
+  const fresh: FillReport[] = [];
+  for (const f of reports) {
+    const k = fillKey(f);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    fresh.push(f);
+    const last = lastId[f.account];
+    if (last === undefined || compareIds(f.tradeId, last) > 0) lastId[f.account] = f.tradeId;
+  }
+  fresh.sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
+  if (fresh.length === 0) return { ledger, fresh };
+  return { ledger: { seen, lastId }, fresh };
+}

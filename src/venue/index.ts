@@ -1,4 +1,4 @@
-/** venue: the signed REST client of venue-api.md, its endpoint catalogue, error table and rate budgets. */
+/** venue: the signed REST client of venue-api.md, its endpoint catalogue, error table and rate budgets; the market and user stream clients. */
 export * from './signing.ts';
 export * from './endpoint.ts';
 export * from './catalogue.ts';
@@ -8,3 +8,13 @@ export * from './http.ts';
 export * from './rest-client.ts';
 export type * from './params.ts';
 export * from './gateway.ts';
+export * from './backoff.ts';
+export * from './ws-connection.ts';
+export * from './local-book.ts';
+export * from './market-normalise.ts';
+export * from './market-ws.ts';
+export * from './rest-poller.ts';
+export * from './report-sequencer.ts';
+export * from './overlap-dedupe.ts';
+export * from './user-normalise.ts';
+export * from './user-stream.ts';

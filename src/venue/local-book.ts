@@ -1,0 +1,257 @@
+/** A local order book per symbol, kept from snapshots and diffDepth updates with version checks, resynced from a snapshot on any gap. */
+import type { Clock } from '../core/clock.ts';
+import { ParseError } from '../core/errors.ts';
+import { parseScaled, scaleOf, toUnits } from '../core/fixed.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import { depthSnapshotEvent, depthUpdateEvent } from '../model/events.ts';
+import type { Level } from '../model/market.ts';
+import { isRemoval } from '../model/marketstream.ts';
+import type { EventSink } from './ws-connection.ts';
+
+// Invariants, checked or restored on every call:
+// - levels are keyed by the integer price (units of the tick, or of the book's decimal scale), never by text;
+// - a synced book only moves forward in version: a diff at or below the applied version is dropped when the
+//   book was last set by a snapshot (it is already inside it), and is a gap when the book was last moved by a diff;
+// - after every applied diff the book is uncrossed, else it is a gap;
+// - while unsynced, diffs wait in a bounded buffer and those newer than the next snapshot are applied after it.
+
+/** empty: never synced; syncing: waiting for a snapshot after a gap; synced: in step with the venue. */
+export type BookState = 'empty' | 'syncing' | 'synced';
+
+/** A snapshot as the socket (versioned) or REST (time only) gives it. */
+export interface BookSnapshot {
+  /** Absent for a REST snapshot, which carries no version. */
+  readonly version?: string;
+  readonly time: number;
+  readonly bids: readonly Level[];
+  readonly asks: readonly Level[];
+}
+
+/** One diffDepth element. */
+export interface BookDiff {
+  readonly version: string;
+  readonly time: number;
+  readonly bids: readonly Level[];
+  readonly asks: readonly Level[];
+}
+
+export interface LocalBookOptions {
+  readonly symbol: string;
+  readonly clock: Clock;
+  readonly sink: EventSink;
+  /** The instrument's tick; prices are keyed in its units. Without it, by the prices' own decimal scale. */
+  readonly tick?: string;
+  /** Called once per gap; the owner fetches a snapshot (socket or REST) and calls applySnapshot. */
+  readonly onGap: (book: LocalBook, reason: string) => void;
+  /** Diffs kept while waiting for a snapshot (default 1000; older ones are dropped). */
+  readonly maxBuffered?: number;
+  /** Publish a depthSnapshot of the whole book after every applied diff too, for conflating readers (default false). */
+  readonly snapshotEveryUpdate?: boolean;
+  readonly log?: Logger;
+}
+
+/** What the book counted. */
+export interface BookStats {
+  readonly snapshots: number;
+  readonly applied: number;
+  readonly stale: number;
+  readonly gaps: number;
+  readonly buffered: number;
+}
+
+type Side = Map<number, Level>;
+
+/** Returns -1, 0 or 1 comparing two venue versions such as "112801745_18" part by part as integers. */
+export function compareVersions(a: string, b: string): -1 | 0 | 1 {
+  const pa = a.split('_');
+  const pb = b.split('_');
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    if (x === y) continue;
+    if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
+      const nx = x.replace(/^0+(?=\d)/, '');
+      const ny = y.replace(/^0+(?=\d)/, '');
+      if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
+      if (nx !== ny) return nx < ny ? -1 : 1;
+      continue;
+    }
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** A book for one symbol; read it with bids()/asks(), or follow its depthSnapshot/depthUpdate events. */
+export class LocalBook {
+  readonly symbol: string;
+  private st: BookState = 'empty';
+  private readonly bidsMap: Side = new Map();
+  private readonly asksMap: Side = new Map();
+  private ver: string | undefined;
+  /** The time of the REST snapshot the book rests on while it has no version. */
+  private restTime = 0;
+  private lastFrom: 'snapshot' | 'diff' = 'snapshot';
+  private readonly buffer: { diff: BookDiff; recvTs: number }[] = [];
+  private scale: number;
+  private readonly tick: string | undefined;
+  private readonly maxBuffered: number;
+  private readonly log: Logger;
+  private counts = { snapshots: 0, applied: 0, stale: 0, gaps: 0 };
+
+  constructor(private readonly o: LocalBookOptions) {
+    this.symbol = o.symbol;
+    this.tick = o.tick;
+    this.scale = o.tick === undefined ? 0 : scaleOf(o.tick, 'tick');
+    this.maxBuffered = o.maxBuffered ?? 1000;
+    this.log = o.log ?? silentLogger();
+  }
+
+  /** Returns the book's state. */
+  get state(): BookState {
+    return this.st;
+  }
+
+  /** Returns the version the book is at (undefined before the first versioned update). */
+  get version(): string | undefined {
+    return this.ver;
+  }
+
+  /** Returns the book's counters. */
+  stats(): BookStats {
+    return { ...this.counts, buffered: this.buffer.length };
+  }
+
+  /** Returns the best `n` bids, best first (all when n is absent). */
+  bids(n = Infinity): Level[] {
+    return sorted(this.bidsMap, -1, n);
+  }
+
+  /** Returns the best `n` asks, best first (all when n is absent). */
+  asks(n = Infinity): Level[] {
+    return sorted(this.asksMap, 1, n);
+  }
+
+  /** Marks the book out of step (a reconnect, a resync asked from outside); diffs are buffered until the next snapshot. */
+  invalidate(reason: string): void {
+    if (this.st === 'synced') this.log.info({ symbol: this.symbol, reason }, 'book out of step; waiting for a snapshot');
+    if (this.st !== 'empty') this.st = 'syncing';
+  }
+
+  /** Replaces the book with a snapshot, applies the buffered diffs newer than it, and publishes the book. */
+  applySnapshot(s: BookSnapshot, recvTs: number): void {
+    this.bidsMap.clear();
+    this.asksMap.clear();
+    for (const l of s.bids) this.setLevel(this.bidsMap, l);
+    for (const l of s.asks) this.setLevel(this.asksMap, l);
+    this.ver = s.version;
+    this.restTime = s.version === undefined ? s.time : 0;
+    this.lastFrom = 'snapshot';
+    this.st = 'synced';
+    this.counts.snapshots += 1;
+    this.publishSnapshot(s.time, recvTs);
+    const waiting = this.buffer.splice(0);
+    for (const w of waiting) {
+      if (this.st !== 'synced') {
+        this.buffer.push(w);
+        continue;
+      }
+      this.applyDiff(w.diff, w.recvTs);
+    }
+  }
+
+  /** Applies one diff (quantity "0" removes a level) and publishes it; buffers it while unsynced; reports a gap. */
+  applyDiff(d: BookDiff, recvTs: number): void {
+    if (this.st !== 'synced') {
+      this.buffer.push({ diff: d, recvTs });
+      if (this.buffer.length > this.maxBuffered) this.buffer.shift();
+      return;
+    }
+    if (this.ver === undefined) {
+      // On a REST snapshot (no version) a diff flushed before it is already inside it; later ones apply.
+      if (d.time < this.restTime) {
+        this.counts.stale += 1;
+        return;
+      }
+    } else {
+      const c = compareVersions(d.version, this.ver);
+      if (c <= 0) {
+        // Behind a diff is out of order (something between was lost); behind a snapshot is already in it.
+        if (c < 0 && this.lastFrom === 'diff') {
+          this.gap(`diff ${d.version} arrived after ${this.ver}`, d, recvTs);
+          return;
+        }
+        this.counts.stale += 1;
+        return;
+      }
+    }
+    try {
+      for (const l of d.bids) this.setLevel(this.bidsMap, l);
+      for (const l of d.asks) this.setLevel(this.asksMap, l);
+    } catch (err) {
+      this.gap(`unreadable level: ${err instanceof Error ? err.message : String(err)}`, undefined, recvTs);
+      return;
+    }
+    this.ver = d.version;
+    this.lastFrom = 'diff';
+    this.counts.applied += 1;
+    const bb = bestKey(this.bidsMap, -1);
+    const ba = bestKey(this.asksMap, 1);
+    if (bb !== undefined && ba !== undefined && bb >= ba) {
+      this.gap(`crossed after ${d.version}: bid ${this.bidsMap.get(bb)![0]} ≥ ask ${this.asksMap.get(ba)![0]}`, undefined, recvTs);
+      return;
+    }
+    this.o.sink(depthUpdateEvent({ symbol: this.symbol, version: d.version, bids: d.bids, asks: d.asks, ts: d.time, recvTs }));
+    if (this.o.snapshotEveryUpdate) this.publishSnapshot(d.time, recvTs);
+  }
+
+  private gap(reason: string, keep: BookDiff | undefined, recvTs: number): void {
+    this.counts.gaps += 1;
+    this.st = 'syncing';
+    if (keep) this.buffer.push({ diff: keep, recvTs });
+    this.log.warn({ symbol: this.symbol, reason }, 'book gap; resyncing from a snapshot');
+    this.o.onGap(this, reason);
+  }
+
+  private publishSnapshot(ts: number, recvTs: number): void {
+    this.o.sink(depthSnapshotEvent({ symbol: this.symbol, version: this.ver ?? `rest@${ts}`, bids: this.bids(), asks: this.asks(), ts, recvTs }));
+  }
+
+  private setLevel(side: Side, l: Level): void {
+    const key = this.keyOf(l[0]);
+    if (isRemoval(l)) side.delete(key);
+    else side.set(key, l);
+  }
+
+  private keyOf(price: string): number {
+    if (this.tick !== undefined) return toUnits(price, this.tick, 'price');
+    const s = scaleOf(price, 'price');
+    if (s > this.scale) this.rescale(s);
+    const v = parseScaled(price, this.scale, 'price');
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new ParseError('price', `is too large to key exactly: ${price}`);
+    return Number(v);
+  }
+
+  /** A price with more decimals than any before: every key is multiplied up to the new scale. */
+  private rescale(to: number): void {
+    const f = 10 ** (to - this.scale);
+    for (const side of [this.bidsMap, this.asksMap]) {
+      const entries = [...side];
+      side.clear();
+      for (const [k, l] of entries) side.set(k * f, l);
+    }
+    this.scale = to;
+  }
+}
+
+function bestKey(side: Side, dir: 1 | -1): number | undefined {
+  let best: number | undefined;
+  for (const k of side.keys()) if (best === undefined || (dir > 0 ? k < best : k > best)) best = k;
+  return best;
+}
+
+function sorted(side: Side, dir: 1 | -1, n: number): Level[] {
+  const keys = [...side.keys()].sort((a, b) => (a - b) * dir);
+  const out: Level[] = [];
+  for (let i = 0; i < keys.length && i < n; i++) out.push(side.get(keys[i]!)!);
+  return out;
+}

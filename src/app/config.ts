@@ -48,34 +48,34 @@ const strategyEntry = z.strictObject({
 });
 
 const logOptions = z.strictObject({
-  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level written'),
   pretty: z.enum(['auto', 'on', 'off']).default('auto').describe('auto: pretty on a terminal, JSON lines otherwise'),
 });
 
 const statusOptions = z.strictObject({
-  every: duration.default(5000).describe('how often the one-line status is printed'),
+  every: duration.prefault('5s').describe('how often the one-line status is printed'),
 });
 
 const stopOptions = z.strictObject({
   cancelAll: z.boolean().default(true).describe('cancel every open order of the run on SIGINT/SIGTERM or at the end of --duration'),
-  timeout: duration.default(10_000).describe('longest wait for cancels and the final reconciliation'),
+  timeout: duration.prefault('10s').describe('longest wait for cancels and the final reconciliation'),
 });
 
 const reconcileOptions = z.strictObject({
-  every: duration.default(30_000).describe('period of the reconciliation against the venue'),
+  every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
   unknownOrders: z.enum(['adopt', 'cancel', 'ignore']).default('cancel').describe('what to do with open orders the bot did not place'),
 });
 
 /** The whole run config. */
 export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
-  embedded: embeddedOptions.default({ config: 'venue.yaml', account: 'demo' }),
-  strategies: z.array(strategyEntry).min(1, 'must list at least one strategy'),
-  risk: riskConfigSchema.default(() => riskConfigSchema.parse({})).describe('risk gate limits: see docs/risk-codes.md'),
-  reconcile: reconcileOptions.default({ every: 30_000, unknownOrders: 'cancel' }),
-  log: logOptions.default({ level: 'info', pretty: 'auto' }),
-  status: statusOptions.default({ every: 5000 }),
-  stop: stopOptions.default({ cancelAll: true, timeout: 10_000 }),
+  embedded: embeddedOptions.prefault({}),
+  strategies: z.array(strategyEntry).min(1, 'must list at least one strategy').describe('the strategies of the run, each an instance of a plugin'),
+  risk: riskConfigSchema.prefault({}).describe('risk gate limits: see docs/risk-codes.md'),
+  reconcile: reconcileOptions.prefault({}).describe('reconciliation with the venue (also at start and after every reconnect)'),
+  log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
+  status: statusOptions.prefault({}).describe('the periodic one-line status'),
+  stop: stopOptions.prefault({}).describe('graceful stop'),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

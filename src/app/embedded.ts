@@ -1,0 +1,40 @@
+/** `venue: embedded`: the simulated venue started in-process on 127.0.0.1 port 0, spoken to over loopback by the same REST and stream clients as a real venue. */
+import { resolve } from 'node:path';
+import type { Clock } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
+import { startVenue, type RunningVenue } from '../sim/server/start.ts';
+import type { RunConfig } from './config.ts';
+
+/** Where the bot connects and with which key. */
+export interface VenueEndpoint {
+  readonly rest: string;
+  readonly ws: string;
+  readonly apiKey: string;
+  readonly secret: string;
+}
+
+/** An embedded venue and the endpoint of its trading account. */
+export interface EmbeddedVenue {
+  readonly venue: RunningVenue;
+  readonly endpoint: VenueEndpoint;
+}
+
+/**
+ * Returns a running simulated venue built from `embedded.config` (resolved against `baseDir`), or from
+ * `override` when a caller (a test) supplies the config itself; the bot trades with the first key of
+ * `embedded.account`.
+ */
+export async function startEmbeddedVenue(
+  opts: RunConfig['embedded'], baseDir: string, clock: Clock, log: Logger, override?: VenueConfig,
+): Promise<EmbeddedVenue> {
+  const config = override ?? loadVenueConfig(resolve(baseDir, opts.config), process.env);
+  const account = config.accounts.find((a) => a.name === opts.account);
+  if (account === undefined) {
+    throw new ConfigError('embedded.account', `no account ${JSON.stringify(opts.account)} in the venue config (it has ${config.accounts.map((a) => a.name).join(', ') || 'none'})`);
+  }
+  const key = account.keys[0]!;
+  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, ...(opts.seed === undefined ? {} : { seed: opts.seed }) });
+  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret } };
+}

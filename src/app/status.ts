@@ -1,0 +1,31 @@
+/** The periodic one-line status of a run: per strategy its state, open orders, position and PnL. */
+import { Decimal } from '../core/fixed.ts';
+import type { StrategyState } from '../strategy/index.ts';
+
+/** What the status line says of one strategy. */
+export interface StrategyLine {
+  readonly id: string;
+  readonly state: StrategyState;
+  readonly openOrders: number;
+  /** Net position per symbol: spot base held since the start (inventory), or contracts (+long −short). */
+  readonly positions: readonly { readonly symbol: string; readonly qty: string }[];
+  /** Realized plus unrealized PnL per accounting asset. */
+  readonly pnl: Readonly<Record<string, string>>;
+}
+
+/** Returns `status mm[running] orders=2 BTCUSDT=+0.003 pnl=+1.25 USDT | tf[failed] …`, one line for the whole run. */
+export function formatStatus(lines: readonly StrategyLine[]): string {
+  if (lines.length === 0) return 'status: no strategies';
+  return `status ${lines.map(formatOne).join(' | ')}`;
+}
+
+function formatOne(s: StrategyLine): string {
+  const pos = s.positions.length === 0 ? 'flat' : s.positions.map((p) => `${p.symbol}=${signed(p.qty)}`).join(' ');
+  const pnlParts = Object.entries(s.pnl).filter(([, v]) => !new Decimal(v).isZero());
+  const pnl = pnlParts.length === 0 ? '0' : pnlParts.map(([asset, v]) => `${signed(v)} ${asset}`).join(' ');
+  return `${s.id}[${s.state}] orders=${s.openOrders} ${pos} pnl=${pnl}`;
+}
+
+function signed(v: string): string {
+  return v.startsWith('-') || new Decimal(v).isZero() ? v : `+${v}`;
+}

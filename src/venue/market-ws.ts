@@ -48,8 +48,6 @@ export interface MarketWsStats extends LinkStats {
   readonly resyncs: number;
 }
 
-const MAX_SYMBOLS_PER_REQUEST = 50;
-
 /** One market socket for many symbols and topics. */
 export class MarketWsClient {
   private readonly link: WsLink;
@@ -159,12 +157,10 @@ export class MarketWsClient {
     for (const [topic, set] of this.subs) if (set.size > 0) this.sendSub('sub', topic, [...set], {});
   }
 
+  /** One request per symbol: the venue refuses a whole request for one unknown symbol, which must not cost the others. */
   private sendSub(event: 'sub' | 'cancel', topic: MarketTopic, symbols: readonly string[], params: WireObject): void {
     if (this.link.state !== 'open' && this.link.state !== 'ready') return;
-    for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_REQUEST) {
-      const chunk = symbols.slice(i, i + MAX_SYMBOLS_PER_REQUEST).join(',');
-      this.link.send(JSON.stringify({ symbol: chunk, topic, event, params: { binary: false, ...params } }));
-    }
+    for (const symbol of symbols) this.link.send(JSON.stringify({ symbol, topic, event, params: { binary: false, ...params } }));
   }
 
   /** A gapped book gets a snapshot: from a fresh subscription (the first push is the whole book) or from REST. */

@@ -33,6 +33,8 @@ export interface UserStreamOptions {
   readonly watchdogMs?: number;
   /** How long an event is held so that a late, earlier one can overtake it (default 250 ms; 0 releases at once). */
   readonly reorderWindowMs?: number;
+  /** How long the old connection stays open beside the new one before it is closed (default 2 s). */
+  readonly overlapMs?: number;
   /** How long after an overlap ends duplicate frames are still recognised (default 10 s). */
   readonly overlapGraceMs?: number;
   readonly connectTimeoutMs?: number;
@@ -64,6 +66,8 @@ export class UserStreamClient {
   private keepTimer: TimerHandle | undefined;
   private rotateTimer: TimerHandle | undefined;
   private retryTimer: TimerHandle | undefined;
+  private retireTimer: TimerHandle | undefined;
+  private retiring: WsLink | undefined;
   private readonly sequencer: ReportSequencer;
   private readonly dedupe: OverlapDedupe;
   private readonly switchBackoff: Backoff;
@@ -118,9 +122,10 @@ export class UserStreamClient {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const t of [this.keepTimer, this.rotateTimer, this.retryTimer]) t?.cancel();
-    const links = [this.standby, this.primary];
+    for (const t of [this.keepTimer, this.rotateTimer, this.retryTimer, this.retireTimer]) t?.cancel();
+    const links = [this.standby, this.retiring, this.primary];
     this.standby = undefined;
+    this.retiring = undefined;
     await Promise.all(links.map((l) => l?.stop('client stopping')));
     this.sequencer.flush();
     this.sequencer.dispose();
@@ -201,6 +206,8 @@ export class UserStreamClient {
   }
 
   private onLinkState(link: WsLink, state: LinkState): void {
+    // A retiring link that drops is simply retired now: the new one already carries the stream.
+    if (link === this.retiring && state === 'reconnecting') this.retire(link);
     if (link === this.primary && state === 'ready') this.armRotation();
     if (link !== this.standby) return;
     if (state === 'ready') this.promote(link);
@@ -222,7 +229,11 @@ export class UserStreamClient {
   private pendingSwitch: { reason: string; downSince: number | undefined; oldKey: string | undefined } | undefined;
 
   private switchTo(reason: string, downSince: number | undefined, oldKey: string | undefined): void {
-    if (this.stopped || this.standby) return;
+    if (this.stopped) return;
+    if (this.standby || this.retiring) {
+      this.retryLater(() => this.switchTo(reason, downSince, oldKey));
+      return;
+    }
     this.log.info({ reason }, 'user stream moving to a fresh connection');
     this.pendingSwitch = { reason, downSince, oldKey };
     this.dedupe.begin();
@@ -240,9 +251,9 @@ export class UserStreamClient {
     this.switchBackoff.reset();
     this.c.rotations += 1;
     if (old) {
-      this.watchdogTrips += old.stats().watchdogTrips;
       old.announce = false;
-      void old.stop('replaced by a fresh connection', true).then(() => this.dedupe.end());
+      this.retiring = old;
+      this.retireTimer = this.o.clock.setTimeout(() => this.retire(old), this.o.overlapMs ?? 2_000);
     } else {
       this.dedupe.end();
     }
@@ -254,6 +265,15 @@ export class UserStreamClient {
       this.o.sink(reconnectedEvent({ connection: 'user', downSince: sw.downSince, attempt: this.reconnects.n, ts: now, recvTs: now }));
     }
     if (sw?.oldKey !== undefined) void this.o.rest.closeListenKey({ listenKey: sw.oldKey }).catch(() => undefined);
+  }
+
+  /** The old link of a switch has overlapped long enough: it drains what is in flight and closes. */
+  private retire(old: WsLink): void {
+    if (this.retiring !== old) return;
+    this.retiring = undefined;
+    this.retireTimer?.cancel();
+    this.watchdogTrips += old.stats().watchdogTrips;
+    void old.stop('replaced by a fresh connection', true).then(() => this.dedupe.end());
   }
 
   private retryLater(fn: () => void): void {

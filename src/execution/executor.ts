@@ -1,0 +1,453 @@
+/**
+ * The order executor. Commands in, events out: `submit` checks an intent with the RiskGate (the one
+ * place risk is applied: strategies never reach the venue around it), returns the clientOrderId at
+ * once, and queues the venue call; what happens next arrives as ExecutionEvents (and order events on
+ * the bus). Its own queue sends cancels first, then order queries, then new orders, each when the
+ * executor's budget allows: new orders leave a reserve of weight for cancels, and a 429 pauses all.
+ *
+ * Outcomes: denied (the gate refused; nothing sent), rejected (a definite VenueError), unknown
+ * (timeout, 5xx, 504, 429 after sending): settled by getOrder on the same clientOrderId, and marked
+ * never-placed only when the venue still says -2013 after `settle.windowMs` and `settle.checks` checks
+ * on the clock. An order is never sent again under a new clientOrderId.
+ */
+import type { EventBus } from '../bus/index.ts';
+import type { Clock, TimerHandle } from '../core/clock.ts';
+import { compareDecimal, Decimal } from '../core/fixed.ts';
+import type { ClientOrderIds } from '../core/ids.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { AccountKind, Gateway, Instrument, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
+import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
+import { ExecutorBudget, type Cost } from './budget.ts';
+import {
+  applyReport, isTerminal, markCancelPending, markCanceledUnsent, markRejected, markUnknown, newOrder, type LocalOrder,
+} from './order-state.ts';
+import { OrderStore, type ExecutionEvent } from './order-store.ts';
+import { outcomeOf, rateLimitIn, venueCodeOf } from './outcome.ts';
+import type { Portfolio } from './portfolio/portfolio.ts';
+import { Reconciler, type ReconcileOptions } from './reconciler.ts';
+
+const NO_SUCH_ORDER = -2013;
+/** Cancel refusals that mean the order is already over: read it back to learn how. */
+const CANCEL_SETTLES = new Set([NO_SUCH_ORDER, -1139, -1142]);
+
+export interface SettleOptions {
+  /** How long after sending a -2013 may still be a request in transit (the venue's recvWindow). */
+  readonly windowMs: number;
+  /** How many -2013 answers, the last after windowMs, before an unknown order is settled as never placed. */
+  readonly checks: number;
+  /** Time between checks. */
+  readonly everyMs: number;
+}
+
+export interface ExecutorOptions {
+  readonly gateway: Gateway;
+  readonly bus: EventBus;
+  readonly clock: Clock;
+  readonly gate: RiskGate;
+  readonly portfolio: Portfolio;
+  readonly instruments: ReadonlyMap<string, Instrument>;
+  /** Deterministic clientOrderIds: `<prefix>-<run tag>-<n>`. */
+  readonly ids: ClientOrderIds;
+  readonly settle?: Partial<SettleOptions>;
+  readonly reconcile?: Partial<ReconcileOptions>;
+  /** Venue calls in flight at once (default 4). */
+  readonly maxInFlight?: number;
+  readonly budget?: ExecutorBudget;
+  readonly logger?: Logger;
+}
+
+type Command =
+  | { readonly kind: 'cancel'; readonly clientOrderId: string }
+  | { readonly kind: 'query'; readonly clientOrderId: string }
+  | { readonly kind: 'place'; readonly clientOrderId: string; readonly req: OrderRequest };
+
+const PRIORITY: Readonly<Record<Command['kind'], number>> = { cancel: 0, query: 1, place: 2 };
+
+function costOf(c: Command, account: AccountKind): Cost {
+  switch (c.kind) {
+    case 'place':
+      return { weight: 1, orders: 1 };
+    case 'cancel':
+      return { weight: account === 'spot' ? 2 : 1, orders: 0 };
+    case 'query':
+      return { weight: 1, orders: 0 };
+    default: {
+      const never: never = c;
+      throw new RangeError(`command: ${String(never)}`);
+    }
+  }
+}
+
+function requestOf(o: PlaceIntent): OrderRequest {
+  if (o.kind === 'placeSpot') {
+    return { account: 'spot', symbol: o.symbol, clientOrderId: o.clientOrderId, side: o.side, type: o.type, quantity: o.quantity, price: o.price, timeInForce: o.timeInForce };
+  }
+  return {
+    account: 'contract', symbol: o.symbol, clientOrderId: o.clientOrderId, side: o.side, orderType: o.orderType, priceType: o.priceType,
+    quantity: o.quantity, price: o.price, triggerPrice: o.triggerPrice, leverage: o.leverage, timeInForce: o.timeInForce,
+  };
+}
+
+/** Returns the OrderReport carried by a bus order event. */
+export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
+  const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
+  const avg = filled ? new Decimal(ev.cumQuote).div(ev.executedQty).toFixed() : '0';
+  return {
+    account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,
+    type: ev.type, price: ev.price, origQty: ev.origQty, executedQty: ev.executedQty, avgPrice: avg, time: ev.ts,
+  };
+}
+
+/** The order executor; see the module comment. */
+export class OrderExecutor {
+  readonly store: OrderStore;
+  readonly budget: ExecutorBudget;
+  private readonly reconciler: Reconciler;
+  private readonly queue: Command[] = [];
+  private readonly sentAt = new Map<string, number>();
+  private readonly misses = new Map<string, number>();
+  private readonly inFlight = new Set<string>();
+  private running = 0;
+  private timer: TimerHandle | undefined;
+  private readonly offs: (() => void)[] = [];
+  private readonly settle: SettleOptions;
+  private readonly maxInFlight: number;
+  private readonly log: Logger;
+  private idleWaiters: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(private readonly o: ExecutorOptions) {
+    this.store = new OrderStore(o.bus, o.clock);
+    this.budget = o.budget ?? new ExecutorBudget();
+    this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
+    this.maxInFlight = o.maxInFlight ?? 4;
+    this.log = o.logger ?? silentLogger();
+    this.reconciler = new Reconciler({
+      gateway: o.gateway, clock: o.clock, portfolio: o.portfolio, store: this.store, options: o.reconcile ?? {}, log: this.log,
+      inFlight: () => this.inFlight,
+      cancel: (report) => this.cancelReport(report),
+      check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
+    });
+  }
+
+  /** Loads the venue's rate limits, reconciles, then follows the bus's order and reconnected events and reconciles on the clock. */
+  async start(): Promise<void> {
+    const info = await this.o.gateway.exchangeInfo();
+    if (info.rateLimits.length > 0) this.budget.setLimits(info.rateLimits);
+    await this.reconciler.run(true);
+    this.offs.push(
+      this.o.bus.subscribe('order', (ev) => this.onReport(reportOfEvent(ev)), { label: 'executor' }),
+      this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
+    );
+    const every = this.reconciler.everyMs;
+    if (every > 0) {
+      const t = this.o.clock.setInterval(() => void this.reconcile(), every);
+      this.offs.push(() => t.cancel());
+    }
+  }
+
+  /** Stops listening and timers; calls in flight finish, queued commands stay unsent. */
+  stop(): void {
+    this.stopped = true;
+    for (const off of this.offs.splice(0)) off();
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  /** Returns the next deterministic clientOrderId. */
+  nextClientOrderId(): string {
+    return this.o.ids.take();
+  }
+
+  /**
+   * Submits an intent and returns its clientOrderId at once (for cancelAll, the empty string). Place,
+   * replace and closePosition intents go through the RiskGate first; a denial is an ExecutionEvent.
+   */
+  submit(intent: OrderIntent): string {
+    switch (intent.kind) {
+      case 'cancel':
+        this.cancel(intent.clientOrderId);
+        return intent.clientOrderId;
+      case 'cancelAll':
+        for (const ord of this.store.all()) {
+          if (ord.strategyId === intent.strategyId && (intent.symbol === undefined || ord.symbol === intent.symbol)) this.cancel(ord.clientOrderId);
+        }
+        return '';
+      case 'placeSpot':
+      case 'placeContract':
+      case 'closePosition':
+      case 'replace':
+        return this.gateAndPlace(intent);
+      default: {
+        const never: never = intent;
+        throw new RangeError(`intent: ${String(never)}`);
+      }
+    }
+  }
+
+  /** Asks for a cancel: an order still in the queue is dropped, a sent one is cancelled on the venue (repeated by reconciliation until the venue says it is over). */
+  cancel(clientOrderId: string): void {
+    const ord = this.store.get(clientOrderId);
+    if (ord === undefined || isTerminal(ord.phase)) return;
+    const queued = this.queue.findIndex((c) => c.kind === 'place' && c.clientOrderId === clientOrderId);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.store.put(markCanceledUnsent(ord), 'local');
+      return;
+    }
+    this.store.put(markCancelPending(ord), 'local');
+    if (!this.inFlight.has(clientOrderId)) this.enqueue({ kind: 'cancel', clientOrderId });
+  }
+
+  /** Returns an order by clientOrderId. */
+  order(clientOrderId: string): LocalOrder | undefined {
+    return this.store.get(clientOrderId);
+  }
+
+  /** Returns every order. */
+  orders(): readonly LocalOrder[] {
+    return this.store.all();
+  }
+
+  /** Subscribes to execution events. */
+  on(listener: (ev: ExecutionEvent) => void): () => void {
+    return this.store.on(listener);
+  }
+
+  /** Runs one reconciliation now (joins the one running, if any). */
+  reconcile(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return this.reconciler.run(false).catch((err: unknown) => this.log.warn({ err: String(err) }, 'reconciliation failed; next one on the clock'));
+  }
+
+  /** Reads fills now (after an order report showed more filled). */
+  syncFills(): Promise<void> {
+    return this.reconciler.syncFills();
+  }
+
+  /** Resolves when no command is queued or in flight (for tests and graceful stops). */
+  idle(): Promise<void> {
+    if (this.queue.length === 0 && this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Returns how many commands wait in the queue. */
+  queued(): number {
+    return this.queue.length;
+  }
+
+  private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
+    const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
+    const snapshot = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    const r = this.o.gate.check(intent, snapshot);
+    if (!r.ok) {
+      this.store.emit({ type: 'denied', clientOrderId: id, strategyId: intent.strategyId, denial: r.denial, text: renderDenial(r.denial) });
+      return id;
+    }
+    const out = r.intent;
+    if (out.kind === 'replace') {
+      this.cancel(out.replaces);
+      this.place(out.order);
+    } else if (out.kind === 'placeSpot' || out.kind === 'placeContract') {
+      this.place(out);
+    }
+    return id;
+  }
+
+  private place(p: PlaceIntent): void {
+    const req = requestOf(p);
+    const ord = newOrder({
+      clientOrderId: p.clientOrderId, strategyId: p.strategyId, account: req.account, symbol: p.symbol,
+      side: p.side, type: p.kind === 'placeSpot' ? p.type : p.orderType, price: p.price ?? '0', origQty: p.quantity,
+    });
+    this.store.put(ord, 'local');
+    this.enqueue({ kind: 'place', clientOrderId: p.clientOrderId, req });
+  }
+
+  private cancelReport(r: OrderReport): void {
+    const ord = this.store.get(r.clientOrderId);
+    if (ord !== undefined && !isTerminal(ord.phase)) {
+      this.cancel(r.clientOrderId);
+      return;
+    }
+    // Not ours, or ours and over locally while the venue still lists it: cancel it as the venue names it.
+    this.enqueueForeignCancel(r);
+  }
+
+  private readonly foreign = new Map<string, OrderLocator>();
+
+  private enqueueForeignCancel(r: OrderReport): void {
+    this.foreign.set(r.clientOrderId, { account: r.account, symbol: r.symbol, clientOrderId: r.clientOrderId, orderId: r.orderId });
+    this.enqueue({ kind: 'cancel', clientOrderId: r.clientOrderId });
+  }
+
+  private enqueue(c: Command): void {
+    if (this.queue.some((q) => q.kind === c.kind && q.clientOrderId === c.clientOrderId)) return;
+    this.queue.push(c);
+    this.pump();
+  }
+
+  private accountOf(c: Command): AccountKind {
+    return c.kind === 'place' ? c.req.account : this.store.get(c.clientOrderId)?.account ?? this.foreign.get(c.clientOrderId)?.account ?? 'spot';
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    this.timer = undefined;
+    const now = this.o.clock.now();
+    let wait = Infinity;
+    while (this.running < this.maxInFlight && this.queue.length > 0) {
+      let pick = -1;
+      for (let i = 0; i < this.queue.length; i++) {
+        const c = this.queue[i]!;
+        if (c.kind !== 'place' && this.inFlight.has(c.clientOrderId)) continue;
+        const ms = this.budget.waitFor(costOf(c, this.accountOf(c)), now);
+        if (ms > 0) {
+          wait = Math.min(wait, ms);
+          continue;
+        }
+        if (pick < 0 || PRIORITY[c.kind] < PRIORITY[this.queue[pick]!.kind]) pick = i;
+      }
+      if (pick < 0) break;
+      const [c] = this.queue.splice(pick, 1) as [Command];
+      this.budget.charge(costOf(c, this.accountOf(c)), now);
+      this.running += 1;
+      this.inFlight.add(c.clientOrderId);
+      void this.run(c).finally(() => {
+        this.running -= 1;
+        this.inFlight.delete(c.clientOrderId);
+        this.pump();
+        if (this.queue.length === 0 && this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
+      });
+    }
+    if (this.queue.length > 0 && this.running === 0 && wait === Infinity) wait = this.settle.everyMs;
+    if (this.queue.length > 0 && wait < Infinity) this.timer = this.o.clock.setTimeout(() => this.pump(), wait);
+  }
+
+  private noteRateLimit(err: unknown): void {
+    const after = rateLimitIn(err);
+    if (after === undefined) return;
+    const pause = this.budget.rateLimited(this.o.clock.now(), after > 0 ? after : undefined);
+    this.log.warn({ pauseMs: pause }, 'venue answered 429: executor pauses');
+  }
+
+  private async run(c: Command): Promise<void> {
+    switch (c.kind) {
+      case 'place':
+        return this.runPlace(c.clientOrderId, c.req);
+      case 'cancel':
+        return this.runCancel(c.clientOrderId);
+      case 'query':
+        return this.runQuery(c.clientOrderId);
+      default: {
+        const never: never = c;
+        throw new RangeError(`command: ${String(never)}`);
+      }
+    }
+  }
+
+  private update(clientOrderId: string, f: (o: LocalOrder) => LocalOrder, source: 'rest' | 'local'): LocalOrder | undefined {
+    const ord = this.store.get(clientOrderId);
+    if (ord === undefined) return undefined;
+    const next = f(ord);
+    this.store.put(next, source);
+    return next;
+  }
+
+  private async runPlace(id: string, req: OrderRequest): Promise<void> {
+    this.sentAt.set(id, this.o.clock.now());
+    try {
+      const report = await this.o.gateway.place(req);
+      this.budget.succeeded();
+      this.onReport(report, 'rest');
+    } catch (err) {
+      this.noteRateLimit(err);
+      const out = outcomeOf(err);
+      switch (out.kind) {
+        case 'rejected':
+          this.update(id, (o) => markRejected(o, 'rejected', out.reason), 'local');
+          break;
+        case 'not-sent':
+          this.update(id, (o) => markRejected(o, 'not-placed', out.reason), 'local');
+          break;
+        case 'unknown':
+          this.update(id, (o) => markUnknown(o, out.reason), 'local');
+          this.enqueue({ kind: 'query', clientOrderId: id });
+          break;
+        default: {
+          const never: never = out;
+          throw new RangeError(`outcome: ${String(never)}`);
+        }
+      }
+    }
+    const ord = this.store.get(id);
+    if (ord !== undefined && ord.cancelPending && !isTerminal(ord.phase)) this.enqueue({ kind: 'cancel', clientOrderId: id });
+  }
+
+  private locator(id: string): OrderLocator | undefined {
+    const ord = this.store.get(id);
+    if (ord !== undefined) return { account: ord.account, symbol: ord.symbol, clientOrderId: id };
+    return this.foreign.get(id);
+  }
+
+  private async runCancel(id: string): Promise<void> {
+    const ref = this.locator(id);
+    if (ref === undefined) return;
+    const ord = this.store.get(id);
+    if (ord !== undefined && isTerminal(ord.phase) && !this.foreign.has(id)) return;
+    try {
+      const report = await this.o.gateway.cancel(ref);
+      this.budget.succeeded();
+      this.foreign.delete(id);
+      this.onReport(report, 'rest');
+    } catch (err) {
+      this.noteRateLimit(err);
+      const code = venueCodeOf(err);
+      const out = outcomeOf(err);
+      if (out.kind === 'unknown' || (code !== undefined && CANCEL_SETTLES.has(code))) {
+        if (ord !== undefined) this.enqueue({ kind: 'query', clientOrderId: id });
+      } else {
+        // Refused for another reason: the order stays PENDING_CANCEL and reconciliation asks again.
+        this.log.warn({ clientOrderId: id, err: out.reason }, 'cancel refused');
+      }
+    }
+  }
+
+  private async runQuery(id: string): Promise<void> {
+    const ord = this.store.get(id);
+    if (ord === undefined || isTerminal(ord.phase)) return;
+    try {
+      const report = await this.o.gateway.getOrder({ account: ord.account, symbol: ord.symbol, clientOrderId: id });
+      this.budget.succeeded();
+      this.misses.delete(id);
+      this.onReport(report, 'rest');
+      const now = this.store.get(id);
+      if (now !== undefined && now.cancelPending && !isTerminal(now.phase)) this.enqueue({ kind: 'cancel', clientOrderId: id });
+    } catch (err) {
+      this.noteRateLimit(err);
+      if (venueCodeOf(err) === NO_SUCH_ORDER) {
+        const misses = (this.misses.get(id) ?? 0) + 1;
+        this.misses.set(id, misses);
+        const sent = this.sentAt.get(id) ?? 0;
+        if (misses >= this.settle.checks && this.o.clock.now() - sent >= this.settle.windowMs) {
+          this.misses.delete(id);
+          this.update(id, (o) => markRejected(o, 'not-placed', `venue -2013 on ${misses} checks over ${this.o.clock.now() - sent} ms: never placed`), 'local');
+          return;
+        }
+      }
+      // Not settled yet (not found within the window, or the read failed): ask again on the clock.
+      const t = this.o.clock.setTimeout(() => this.enqueue({ kind: 'query', clientOrderId: id }), this.settle.everyMs);
+      this.offs.push(() => t.cancel());
+    }
+  }
+
+  /** Applies a venue report to the order it names; more filled than before asks for the fills. */
+  private onReport(r: OrderReport, source: 'stream' | 'rest' = 'stream'): void {
+    const ord = this.store.get(r.clientOrderId) ?? this.store.byVenueId(r.orderId);
+    if (ord === undefined) return;
+    const next = applyReport(ord, r);
+    this.store.put(next, source);
+    if (next.executedQty !== ord.executedQty) void this.reconciler.syncFillsSoon();
+  }
+}

@@ -1,0 +1,12 @@
+/** execution: the order executor, its forward-only order state machine, reconciliation (pure functions and their runner) and the portfolio. */
+export * from './order-state.ts';
+export * from './order-store.ts';
+export * from './budget.ts';
+export * from './outcome.ts';
+export * from './executor.ts';
+export * from './reconciler.ts';
+export * from './reconcile/orders.ts';
+export * from './reconcile/fills.ts';
+export * from './portfolio/pnl.ts';
+export * from './portfolio/accounting.ts';
+export * from './portfolio/portfolio.ts';

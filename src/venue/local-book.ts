@@ -177,7 +177,8 @@ export class LocalBook {
       if (c <= 0) {
         // Behind a diff is out of order (something between was lost); behind a snapshot is already in it.
         if (c < 0 && this.lastFrom === 'diff') {
-          this.gap(`diff ${d.version} arrived after ${this.ver}`, d, recvTs);
+          // The late diff itself is not kept: it was sent before the one applied, so any snapshot holds it.
+          this.gap(`diff ${d.version} arrived after ${this.ver}`);
           return;
         }
         this.counts.stale += 1;
@@ -188,7 +189,7 @@ export class LocalBook {
       for (const l of d.bids) this.setLevel(this.bidsMap, l);
       for (const l of d.asks) this.setLevel(this.asksMap, l);
     } catch (err) {
-      this.gap(`unreadable level: ${err instanceof Error ? err.message : String(err)}`, undefined, recvTs);
+      this.gap(`unreadable level: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
     this.ver = d.version;
@@ -197,17 +198,16 @@ export class LocalBook {
     const bb = bestKey(this.bidsMap, -1);
     const ba = bestKey(this.asksMap, 1);
     if (bb !== undefined && ba !== undefined && bb >= ba) {
-      this.gap(`crossed after ${d.version}: bid ${this.bidsMap.get(bb)![0]} ≥ ask ${this.asksMap.get(ba)![0]}`, undefined, recvTs);
+      this.gap(`crossed after ${d.version}: bid ${this.bidsMap.get(bb)![0]} ≥ ask ${this.asksMap.get(ba)![0]}`);
       return;
     }
     this.o.sink(depthUpdateEvent({ symbol: this.symbol, version: d.version, bids: d.bids, asks: d.asks, ts: d.time, recvTs }));
     if (this.o.snapshotEveryUpdate) this.publishSnapshot(d.time, recvTs);
   }
 
-  private gap(reason: string, keep: BookDiff | undefined, recvTs: number): void {
+  private gap(reason: string): void {
     this.counts.gaps += 1;
     this.st = 'syncing';
-    if (keep) this.buffer.push({ diff: keep, recvTs });
     this.log.warn({ symbol: this.symbol, reason }, 'book gap; resyncing from a snapshot');
     this.o.onGap(this, reason);
   }

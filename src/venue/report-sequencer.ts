@@ -6,7 +6,8 @@ import type { EventSink } from './ws-connection.ts';
 
 // Invariants of what leaves the sequencer:
 // - events leave in `ts` (the venue's E) order within the window: an event is held `windowMs` after it
-//   arrived, and whatever is released with it or before it is sorted by (ts, status rank, arrival);
+//   arrived, and whatever is released with it or before it is sorted by (ts, status rank, cumulative
+//   quantity, arrival);
 // - for one order, the status rank never decreases (NEW < PARTIALLY_FILLED < PENDING_CANCEL < FILLED,
 //   CANCELED, REJECTED), and within PARTIALLY_FILLED the cumulative quantity only grows: a report that
 //   would move an order backwards, or repeats the last one, is dropped.
@@ -166,5 +167,10 @@ function order(a: Held, b: Held): number {
   const ra = a.ev.kind === 'order' ? statusRank(a.ev.status) : 4;
   const rb = b.ev.kind === 'order' ? statusRank(b.ev.status) : 4;
   if (ra !== rb) return ra - rb;
+  // Reports of one E and status (fills of one millisecond) go by cumulative quantity.
+  if (a.ev.kind === 'order' && b.ev.kind === 'order') {
+    const q = compareDecimal(a.ev.executedQty, b.ev.executedQty);
+    if (q !== 0) return q;
+  }
   return a.seq - b.seq;
 }

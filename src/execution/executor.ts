@@ -225,9 +225,9 @@ export class OrderExecutor {
     return this.reconciler.syncFills();
   }
 
-  /** Resolves when no command is queued or in flight (for tests and graceful stops). */
+  /** Resolves when no venue call is in flight (queued commands may still wait for budget on the clock). */
   idle(): Promise<void> {
-    if (this.queue.length === 0 && this.running === 0) return Promise.resolve();
+    if (this.running === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -318,7 +318,7 @@ export class OrderExecutor {
         this.running -= 1;
         this.inFlight.delete(c.clientOrderId);
         this.pump();
-        if (this.queue.length === 0 && this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
+        if (this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
       });
     }
     if (this.queue.length > 0 && this.running === 0 && wait === Infinity) wait = this.settle.everyMs;

@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compareDecimal, Decimal } from '../../src/core/fixed.ts';
+import { statusOf } from '../../src/execution/index.ts';
+import { allSettled, setFaults, startRig, until, type Rig } from './helpers.ts';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+const spot = (id: string, side: 'BUY' | 'SELL', price: string, quantity: string) => ({
+  kind: 'placeSpot' as const, strategyId: 'mm', symbol: 'BTCUSDT', clientOrderId: id, side, type: 'LIMIT' as const, price, quantity, timeInForce: 'GTC' as const,
+});
+
+/** Compares every local order with the venue's own answer for it, and the local open set with openOrders. */
+async function expectOrdersMatchVenue(x: Rig): Promise<void> {
+  for (const o of x.ex.orders()) {
+    if (o.outcome === 'not-placed' || o.outcome === 'rejected') continue;
+    const v = await x.gateway.getOrder({ account: o.account, symbol: o.symbol, clientOrderId: o.clientOrderId });
+    expect({ id: o.clientOrderId, status: statusOf(o), executedQty: o.executedQty }).toEqual({ id: v.clientOrderId, status: v.status, executedQty: v.executedQty });
+  }
+  const open = (await x.gateway.openOrders('spot')).map((o) => o.clientOrderId).sort();
+  expect(x.ex.orders().filter((o) => ['NEW', 'PARTIALLY_FILLED'].includes(statusOf(o))).map((o) => o.clientOrderId).sort()).toEqual(open);
+}
+
+/** Returns free + locked per asset. */
+function totals(list: readonly { asset: string; free: string; locked: string }[]): Record<string, string> {
+  return Object.fromEntries(list.map((b) => [b.asset, new Decimal(b.free).plus(b.locked).toFixed()]));
+}
+
+describe('executor + RestGateway against the simulated venue on 127.0.0.1', () => {
+  it('places, fills and cancels; local orders, fills-fed balances and the venue agree', async () => {
+    r = await startRig();
+    for (const price of ['30000', '30010']) await r.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price, quantity: '0.01', timeInForce: 'GTC' });
+    const before = totals((await r.gateway.balances()).spot);
+    const rest = r.ex.submit(spot(r.ex.nextClientOrderId(), 'BUY', '20000', '0.001'));
+    const take = r.ex.submit(spot(r.ex.nextClientOrderId(), 'BUY', '31000', '0.02'));
+    expect(rest).toBe('bh-run1-1');
+    expect(take).toBe('bh-run1-2');
+    expect(statusOf(r.ex.order(rest)!)).toBe('PENDING_NEW');
+    expect(await until(r, () => allSettled(r!))).toBe(true);
+    r.ex.submit({ kind: 'cancel', strategyId: 'mm', symbol: 'BTCUSDT', clientOrderId: rest });
+    expect(await until(r, () => statusOf(r!.ex.order(rest)!) === 'CANCELED')).toBe(true);
+    expect(statusOf(r.ex.order(take)!)).toBe('FILLED');
+    // Fills arrive by trade id; until a snapshot is read, the totals come from them alone.
+    expect(await until(r, () => r!.events.some((e) => e.type === 'fill'))).toBe(true);
+    await r.ex.syncFills();
+    const fills = r.events.filter((e) => e.type === 'fill');
+    expect(new Set(fills.map((e) => e.type === 'fill' && e.fill.tradeId)).size).toBe(fills.length);
+    const venue = totals((await r.gateway.balances()).spot);
+    const local = totals(Object.entries(r.portfolio.view().spot).map(([asset, h]) => ({ asset, ...h })));
+    expect(venue).not.toEqual(before);
+    for (const asset of ['BTC', 'USDT']) expect(local[asset]).toBe(venue[asset]);
+    await expectOrdersMatchVenue(r);
+    await r.ex.reconcile();
+    expect(r.portfolio.view().spot).toEqual(Object.fromEntries((await r.gateway.balances()).spot.map((b) => [b.asset, { free: b.free, locked: b.locked }])));
+  });
+
+  it('contract open and partial close: the position built from fills equals the venue’s', async () => {
+    r = await startRig();
+    const quote = (side: 'SELL_OPEN' | 'BUY_OPEN', price: string, quantity: string, n: number) => r!.counter.newContractOrder({
+      clientOrderId: `cp-${n}`, symbol: 'BTC-SWAP-USDT', side, orderType: 'LIMIT', priceType: 'INPUT', price, quantity, leverage: '5', timeInForce: 'GTC',
+    });
+    await quote('SELL_OPEN', '30000', '100', 1);
+    await quote('SELL_OPEN', '30100.5', '100', 2);
+    await quote('BUY_OPEN', '29900', '100', 3);
+    const c = (side: 'BUY_OPEN' | 'SELL_CLOSE', price: string, quantity: string) => ({
+      kind: 'placeContract' as const, strategyId: 'trend', symbol: 'BTC-SWAP-USDT', clientOrderId: r!.ex.nextClientOrderId(), side,
+      orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price, quantity, ...(side === 'BUY_OPEN' ? { leverage: '5' } : {}), timeInForce: 'IOC' as const,
+    });
+    r.ex.submit(c('BUY_OPEN', '31000', '150'));
+    expect(await until(r, () => allSettled(r!) && r!.portfolio.view().positions.length > 0)).toBe(true);
+    r.ex.submit(c('SELL_CLOSE', '29000', '40'));
+    expect(await until(r, () => allSettled(r!))).toBe(true);
+    await r.ex.syncFills();
+    const [vp] = await r.gateway.positions();
+    const [lp] = r.portfolio.view().positions;
+    expect(lp!.qty).toBe(vp!.position);
+    expect(compareDecimal(new Decimal(lp!.avgPrice).toDecimalPlaces(1, Decimal.ROUND_DOWN).toFixed(), vp!.avgPrice)).toBe(0);
+    await r.ex.reconcile();
+    expect(r.portfolio.view().positions.map((p) => [p.side, p.qty])).toEqual([[vp!.side, vp!.position]]);
+  });
+});
+
+describe('faults', () => {
+  it('a 504 after the order was taken: found by getOrder on its clientOrderId, never sent twice', async () => {
+    r = await startRig();
+    await setFaults(r.t, { orderTimeoutAfter: { count: 1 } });
+    const id = r.ex.submit({ ...spot(r.ex.nextClientOrderId(), 'BUY', '20000', '0.001') });
+    expect(await until(r, () => allSettled(r!))).toBe(true);
+    expect(r.ex.order(id)!.outcome).toBe('placed');
+    expect(statusOf(r.ex.order(id)!)).toBe('NEW');
+    const venue = await r.gateway.openOrders('spot');
+    expect(venue.map((o) => o.clientOrderId)).toEqual([id]);
+    await expectOrdersMatchVenue(r);
+  });
+
+  it('a 5xx before the order was taken: settled as never placed after the window and the bounded checks', async () => {
+    r = await startRig({}, { settle: { windowMs: 5000, checks: 3, everyMs: 1000 } });
+    await setFaults(r.t, { orderErrorBefore: { count: 1 } });
+    const id = r.ex.submit(spot(r.ex.nextClientOrderId(), 'BUY', '20000', '0.001'));
+    await r.ex.idle();
+    expect(statusOf(r.ex.order(id)!)).toBe('UNKNOWN');
+    const t0 = r.t.clock.now();
+    expect(await until(r, () => statusOf(r!.ex.order(id)!) === 'REJECTED')).toBe(true);
+    expect(r.t.clock.now() - t0).toBeGreaterThanOrEqual(5000);
+    expect(r.ex.order(id)!.outcome).toBe('not-placed');
+    expect(await r.gateway.openOrders('spot')).toEqual([]);
+  });
+
+  it('a 429 storm: the executor and the client back off, no 418, every order settled once', async () => {
+    r = await startRig();
+    let banned = 0;
+    r.rest.budgets.on((e) => { if (e.type === 'banned') banned += 1; });
+    await setFaults(r.t, { rateLimitStorm: { count: 6 } });
+    const ids = Array.from({ length: 5 }, (_, i) => r!.ex.submit(spot(r!.ex.nextClientOrderId(), 'BUY', String(20000 + i), '0.001')));
+    expect(await until(r, () => allSettled(r!), 120_000, 500)).toBe(true);
+    expect(banned).toBe(0);
+    const open = (await r.gateway.openOrders('spot')).map((o) => o.clientOrderId);
+    expect(new Set(open).size).toBe(open.length);
+    for (const id of ids) {
+      const o = r.ex.order(id)!;
+      expect(['NEW', 'REJECTED']).toContain(statusOf(o));
+      expect(open.includes(id)).toBe(statusOf(o) === 'NEW');
+    }
+  });
+});

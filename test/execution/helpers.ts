@@ -1,0 +1,91 @@
+/** Executor test rig: the simulated venue's real server on 127.0.0.1 port 0, our REST client and RestGateway, a bus, a gate, a portfolio and the executor, all on one virtual clock. */
+import { request } from 'undici';
+import { EventBus } from '../../src/bus/index.ts';
+import { ClientOrderIds } from '../../src/core/ids.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { instrumentsOf } from '../../src/model/index.ts';
+import { RiskGate } from '../../src/risk/index.ts';
+import { RestGateway, VenueRestClient } from '../../src/venue/index.ts';
+import { OrderExecutor, Portfolio, isTerminal, type ExecutionEvent, type ExecutorOptions } from '../../src/execution/index.ts';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { KEY, SECRET, startTest, type TestVenue } from '../sim/server/helpers.ts';
+
+/** A second account on the venue that quotes against the bot (the server runs no market agents of its own). */
+export const COUNTER_KEY = 'C'.repeat(64);
+export const COUNTER_SECRET = 'S'.repeat(64);
+
+/** Returns the shipped accounts plus the counterparty. */
+function accounts(): unknown[] {
+  const raw = parseYaml(readFileSync('config/venue.yaml', 'utf8')) as { accounts: unknown[] };
+  return [...raw.accounts, {
+    name: 'counter', keys: [{ apiKey: COUNTER_KEY, secret: COUNTER_SECRET, permissions: 'all' }],
+    balances: { spot: { USDT: '1000000', BTC: '100' }, contract: { BTC: '100', USDT: '1000000' } },
+  }];
+}
+
+export interface Rig {
+  readonly t: TestVenue;
+  readonly rest: VenueRestClient;
+  readonly gateway: RestGateway;
+  readonly bus: EventBus;
+  readonly portfolio: Portfolio;
+  readonly ex: OrderExecutor;
+  readonly events: ExecutionEvent[];
+  /** The counterparty's REST client. */
+  readonly counter: VenueRestClient;
+  close(): Promise<void>;
+}
+
+/** Starts the venue (with `venueOver` config sections, and a counterparty account) and an executor on it. */
+export async function startRig(venueOver: Record<string, unknown> = {}, exOver: Partial<ExecutorOptions> = {}): Promise<Rig> {
+  const t = await startTest({ accounts: accounts(), ...venueOver });
+  const counter = new VenueRestClient({ baseUrl: t.url, apiKey: COUNTER_KEY, secret: COUNTER_SECRET, clock: t.clock });
+  const rest = new VenueRestClient({ baseUrl: t.url, apiKey: KEY, secret: SECRET, clock: t.clock });
+  const gateway = new RestGateway(rest, () => t.clock.now());
+  const info = await gateway.exchangeInfo();
+  const instruments = instrumentsOf(info);
+  const bus = new EventBus({ clock: t.clock, logger: silentLogger() });
+  const ex: { current?: OrderExecutor } = {};
+  const portfolio = new Portfolio(instruments, (orderId) => ex.current?.store.byVenueId(orderId)?.strategyId);
+  const gate = new RiskGate({ instruments, config: { tradingState: 'active', rounding: 'deny' } });
+  ex.current = new OrderExecutor({
+    gateway, bus, clock: t.clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'run1'),
+    reconcile: { everyMs: 0 }, ...exOver,
+  });
+  const events: ExecutionEvent[] = [];
+  ex.current.on((e) => events.push(e));
+  await ex.current.start();
+  return {
+    t, rest, gateway, bus, portfolio, ex: ex.current, events, counter,
+    close: async () => {
+      ex.current?.stop();
+      bus.close();
+      await rest.close();
+      await counter.close();
+      await t.close();
+    },
+  };
+}
+
+/** Advances the clock in steps until `done()` or `maxMs` passed; returns whether it is done. */
+export async function until(r: Rig, done: () => boolean, maxMs = 20_000, stepMs = 250): Promise<boolean> {
+  for (let waited = 0; waited <= maxMs; waited += stepMs) {
+    await r.ex.idle();
+    if (done()) return true;
+    await r.t.clock.advance(stepMs);
+  }
+  return done();
+}
+
+/** Returns true when every order of the executor is terminal or acknowledged by the venue. */
+export function allSettled(r: Rig): boolean {
+  return r.ex.orders().every((o) => isTerminal(o.phase) || (o.phase !== 'PENDING_NEW' && o.phase !== 'UNKNOWN'));
+}
+
+/** Switches the venue's faults on (POST /admin/faults on loopback). */
+export async function setFaults(t: TestVenue, body: unknown): Promise<void> {
+  const res = await request(`${t.url}/admin/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`faults: HTTP ${res.statusCode}`);
+}

@@ -14,6 +14,21 @@ export interface RequestContext {
   clientOrderId?: string;
 }
 
+/** An unquoted number of 16 or more digits (only those can pass 2^53); digits inside strings may also match, which only costs the slow path. */
+const LONG_NUMBER_RE = /[:,[]\s*-?\d{16}/;
+
+/** Returns the parsed body: plain JSON.parse when no number can lose digits, else parseWireJson (which throws ParseError on bad JSON). */
+function parseBody(text: string): unknown {
+  if (!LONG_NUMBER_RE.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // parseWireJson below raises the ParseError that names the body.
+    }
+  }
+  return parseWireJson(text);
+}
+
 function header(answer: HttpAnswer, name: string): string | undefined {
   const v = answer.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -34,7 +49,7 @@ export function retryAfterMs(answer: HttpAnswer): number | undefined {
 function venueErrorOf(answer: HttpAnswer, ctx: RequestContext, extra: { retryAfterMs?: number } = {}): VenueError | undefined {
   let body: unknown;
   try {
-    body = parseWireJson(answer.text);
+    body = parseBody(answer.text);
   } catch {
     return undefined;
   }
@@ -88,7 +103,7 @@ export function interpretAnswer<T>(ep: Endpoint<unknown, T>, ctx: RequestContext
   }
   let body: unknown;
   try {
-    body = parseWireJson(answer.text);
+    body = parseBody(answer.text);
   } catch (err) {
     const bad = new MalformedResponseError(`${ep.name}: HTTP ${status} with a body that is not JSON`, status, status < 300 && ep.effect === 'read' ? 'transport' : 'definite', { context: { ...ctx, bodyStart: answer.text.slice(0, 80) }, cause: err });
     if (status < 300 && ep.effect === 'write') throw unknownOutcome(ep, ctx, 'the answer was not JSON', bad);

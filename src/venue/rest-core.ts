@@ -123,7 +123,9 @@ export class RestCore {
     await this.budgets.acquire({ weight: chargedWeight(ep), orders: ep.countsOrders ? 1 : 0, signed });
     const req = this.build(ep, params as Params, signed);
     const ctx = contextOf(ep, req, params as Params);
-    const started = this.clock.now();
+    // The answer's debug line is built only when it is written: the hot path makes no log objects.
+    const debug = this.log.isLevelEnabled('debug');
+    const started = debug ? this.clock.now() : 0;
     let answer;
     try {
       answer = await this.http.send(req);
@@ -131,7 +133,7 @@ export class RestCore {
       this.log.warn({ ...ctx, err: err instanceof Error ? err.message : String(err) }, 'venue request failed');
       throw err instanceof HttpFailure ? failureError(ep as Endpoint<unknown, unknown>, ctx, err) : err;
     }
-    this.log.debug({ ...ctx, status: answer.status, ms: this.clock.now() - started }, 'venue answer');
+    if (debug) this.log.debug({ ...ctx, status: answer.status, ms: this.clock.now() - started }, 'venue answer');
     const value = interpretAnswer(ep as Endpoint<unknown, T>, ctx, answer, this.budgets);
     this.budgets.succeeded({ weight: 0, orders: ep.countsOrders ? 1 : 0, signed });
     return value;
@@ -160,7 +162,7 @@ export class RestCore {
 
 function contextOf(ep: Endpoint<unknown, unknown>, req: HttpRequest, params: Params): RequestContext {
   const id = params['clientOrderId'] ?? params['newClientOrderId'] ?? params['origClientOrderId'];
-  const ctx: RequestContext = { endpoint: ep.name, method: ep.method, path: redactText(req.path) };
+  const ctx: RequestContext = { endpoint: ep.name, method: ep.method, path: req.path.includes('signature') ? redactText(req.path) : req.path };
   if (id !== undefined) ctx.clientOrderId = String(id);
   return ctx;
 }

@@ -47,15 +47,17 @@ export class MarketStreams {
   private readonly dirty = new Set<string>();
   private readonly diffs = new Map<string, { b: Map<string, string>; a: Map<string, string> }>();
   private readonly timers: TimerHandle[] = [];
-  private readonly unsubscribe: () => void;
+  private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly clock: Clock, private readonly src: MarketSource, private readonly faults: Faults, private readonly o: MarketStreamOptions) {
-    this.unsubscribe = src.subscribe((ev) => this.onEvent(ev));
-  }
+  constructor(private readonly clock: Clock, private readonly src: MarketSource, private readonly faults: Faults, private readonly o: MarketStreamOptions) {}
 
-  /** Runs the push cadences only while someone is connected, so an idle venue schedules nothing. */
+  /**
+   * Runs the push cadences and listens to the engine only while someone is connected, so an idle
+   * venue schedules nothing and its engine builds no market events for nobody.
+   */
   private startTimers(): void {
     if (this.timers.length > 0) return;
+    this.unsubscribe ??= this.src.subscribe((ev) => this.onEvent(ev));
     const c = this.o.cadences;
     const clock = this.clock;
     this.timers.push(clock.setInterval(() => this.flushDepth('depth', false), c.spotDepth));
@@ -68,6 +70,8 @@ export class MarketStreams {
   }
 
   private stopTimers(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
     this.dirty.clear();
@@ -94,7 +98,6 @@ export class MarketStreams {
   /** Closes every connection and stops the timers (on shutdown). */
   closeAll(): void {
     this.stopTimers();
-    this.unsubscribe();
     for (const c of [...this.conns]) c.ws.close(1001, 'server stopping');
   }
 

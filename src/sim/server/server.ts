@@ -52,7 +52,7 @@ export class VenueServer {
   readonly backend: Backend;
   private readonly http: Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly unsubscribe: () => void;
+  private unsubscribe: (() => void) | undefined;
   private port = 0;
   private host = '127.0.0.1';
 
@@ -65,7 +65,11 @@ export class VenueServer {
     this.listenKeys = new ListenKeys(clock, new Rng(seed ^ 0x1157e4), c.server.userStream.listenKeyValidityMs);
     this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, c.server.userStream);
     this.backend = o.backend(this.faults);
-    this.unsubscribe = this.backend.subscribeUser((userId, payload) => this.userStreams.push(userId, payload));
+    // The engine's events are mapped to user payloads only while a user stream is open: nobody else would read them.
+    this.userStreams.onActivity((active) => {
+      if (active) this.unsubscribe ??= this.backend.subscribeUser((userId, payload) => this.userStreams.push(userId, payload));
+      else this.stopUserEvents();
+    });
     const routes: Route[] = [...publicRoutes(c, clock), ...streamRoutes(this.listenKeys), ...this.backend.routes];
     const listener = restListener({
       clock, routes, keys: keysOf(c, this.backend), limiter: this.limiter, faults: this.faults, log,
@@ -104,7 +108,7 @@ export class VenueServer {
 
   /** Closes every socket and the listener; the backend persists and stops. */
   async stop(): Promise<void> {
-    this.unsubscribe();
+    this.stopUserEvents();
     this.userStreams.closeAll();
     this.backend.market?.closeAll();
     this.listenKeys.dispose();
@@ -114,6 +118,11 @@ export class VenueServer {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
     });
+  }
+
+  private stopUserEvents(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
   }
 
   private hostText(): string {

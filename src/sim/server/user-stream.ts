@@ -25,6 +25,8 @@ export class UserStreams {
   private readonly byKey = new Map<string, Set<Conn>>();
   /** A held-back frame per user when a reorder fault fired: sent right after the next one. */
   private readonly held = new Map<string, string>();
+  private open = 0;
+  private activity: ((active: boolean) => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -46,6 +48,12 @@ export class UserStreams {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, userId, listenKey));
+  }
+
+  /** Calls `fn(true)` when the first connection opens and `fn(false)` when the last one closes (and at once when some are open). */
+  onActivity(fn: (active: boolean) => void): void {
+    this.activity = fn;
+    if (this.open > 0) fn(true);
   }
 
   /** Returns how many connections `userId` has open. */
@@ -103,6 +111,7 @@ export class UserStreams {
     const c: Conn = { ws, userId, key, timers: [] };
     add(this.byUser, userId, c);
     add(this.byKey, key, c);
+    if (this.open++ === 0) this.activity?.(true);
     c.timers.push(this.clock.setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ ping: this.clock.now() }));
     }, this.opts.pingIntervalMs));
@@ -123,6 +132,7 @@ export class UserStreams {
       for (const t of c.timers) t.cancel();
       remove(this.byUser, userId, c);
       remove(this.byKey, key, c);
+      if (--this.open === 0) this.activity?.(false);
     });
   }
 }

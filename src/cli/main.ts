@@ -1,5 +1,7 @@
 /** The `bhtrade` command line: dispatches to its subcommands. */
 import { argv, exit, stdout, stderr } from 'node:process';
+import { newStrategyCommand } from './new-strategy.ts';
+import { runCommand } from './run.ts';
 import { venueCommand } from './venue.ts';
 
 const HELP = `bhtrade: event-driven algorithmic trading for the venue
@@ -23,6 +25,10 @@ async function main(args: string[]): Promise<number> {
       return 0;
     case 'venue':
       return venueCommand(args.slice(1));
+    case 'run':
+      return runCommand(args.slice(1));
+    case 'new-strategy':
+      return newStrategyCommand(args.slice(1));
     default:
       stderr.write(`bhtrade: unknown command '${cmd}'\n\n${HELP}`);
       return 2;

@@ -1,0 +1,159 @@
+/**
+ * A run: wires a validated config into a working bot. The venue (embedded or real) is reached only
+ * through the signed REST client and the market and user stream clients; their events go onto one
+ * bus; strategies read the bus and submit intents to the executor, which checks them with the risk
+ * gate, sends them, and reconciles; a status line is logged on the clock. `stop` ends it gracefully.
+ */
+import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { createLogger, type Logger } from '../core/logger.ts';
+import { ClientOrderIds } from '../core/ids.ts';
+import { EventBus } from '../bus/index.ts';
+import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
+import { RiskGate } from '../risk/index.ts';
+import { OrderExecutor } from '../execution/executor.ts';
+import { Portfolio } from '../execution/portfolio/portfolio.ts';
+import { VenueRestClient } from '../venue/rest-client.ts';
+import { RestGateway } from '../venue/gateway.ts';
+import { MarketWsClient } from '../venue/market-ws.ts';
+import { UserStreamClient } from '../venue/user-stream.ts';
+import type { VenueConfig } from '../sim/server/config.ts';
+import { loadStrategy, StrategyHost } from '../strategy/index.ts';
+import type { LoadedConfig } from './config.ts';
+import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './embedded.ts';
+import { formatStatus } from './status.ts';
+import { followPrices, seedPrices } from './prices.ts';
+import { makeSubmit } from './submit.ts';
+import { statusLines, strategyView } from './views.ts';
+
+/** How a caller (the CLI or a test) runs a config. */
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  /** The embedded venue's config itself, instead of the file `embedded.config` names (tests). */
+  readonly venueConfig?: VenueConfig;
+  /** Run tag of clientOrderIds (default: from the clock, base 36). */
+  readonly runTag?: string;
+}
+
+/** A running bot. */
+export interface RunningApp {
+  readonly bus: EventBus;
+  readonly executor: OrderExecutor;
+  readonly portfolio: Portfolio;
+  readonly host: StrategyHost;
+  readonly instruments: ReadonlyMap<string, Instrument>;
+  readonly rest: VenueRestClient;
+  readonly market: MarketWsClient;
+  readonly user: UserStreamClient;
+  /** The in-process venue when the config says `venue: embedded`. */
+  readonly embedded: EmbeddedVenue | undefined;
+  /** Resolves when the run has stopped. */
+  readonly done: Promise<void>;
+  /** Returns the current status line. */
+  status(): string;
+  /** Stops strategies, cancels open orders when configured, waits for the executor and closes every link. */
+  stop(reason: string): Promise<void>;
+}
+
+/** Returns a started bot for a loaded config; throws a ConfigError (exit 2) for a bad plugin, params or symbol. */
+export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): Promise<RunningApp> {
+  const { config: cfg, baseDir } = loaded;
+  const clock = opts.clock ?? new LiveClock();
+  const pretty = cfg.log.pretty === 'auto' ? undefined : cfg.log.pretty === 'on';
+  const log = opts.log ?? createLogger({ level: cfg.log.level, ...(pretty === undefined ? {} : { pretty }) });
+  const runTag = opts.runTag ?? clock.now().toString(36).slice(-8);
+  // Plugins load before any connection: a bad reference or params stops the run at once.
+  const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
+
+  const embedded = cfg.venue === 'embedded'
+    ? await startEmbeddedVenue(cfg.embedded, baseDir, clock, log.child({ component: 'venue' }), opts.venueConfig)
+    : undefined;
+  const endpoint: VenueEndpoint = embedded?.endpoint ?? (cfg.venue as VenueEndpoint);
+  const closers: (() => Promise<void> | void)[] = [];
+  if (embedded) closers.push(() => embedded.venue.stop());
+  try {
+    const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
+    closers.unshift(() => bus.close());
+    const rest = new VenueRestClient({ baseUrl: endpoint.rest, apiKey: endpoint.apiKey, secret: endpoint.secret, clock, logger: log.child({ component: 'rest' }) });
+    const gateway = new RestGateway(rest, () => clock.now());
+    const instruments = instrumentsOf(await gateway.exchangeInfo());
+    const gate = new RiskGate({ instruments, config: cfg.risk });
+    let executor: OrderExecutor | undefined;
+    const portfolio = new Portfolio(instruments, (orderId) => executor?.store.byVenueId(orderId)?.strategyId);
+    executor = new OrderExecutor({
+      gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', runTag), logger: log.child({ component: 'executor' }),
+      reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+    });
+    const exec = executor;
+    const sink = (ev: BusEvent): void => bus.publish(ev);
+    const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
+    const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
+    const user = new UserStreamClient({ rest, wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'user' }) });
+    const host = new StrategyHost({
+      bus, clock, log, instruments, runTag,
+      submit: makeSubmit(exec),
+      portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, symbolsOf(id)),
+    });
+    const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
+    cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params` }));
+
+    followPrices(bus, portfolio, instruments);
+    await seedPrices(rest, portfolio, cfg.strategies.flatMap((s) => s.symbols), instruments, log);
+    await user.start();
+    closers.unshift(() => user.stop());
+    await exec.start();
+    closers.unshift(() => exec.stop());
+    market.start();
+    closers.unshift(() => market.stop());
+    subscribeMarket(market, cfg.strategies.flatMap((s) => s.symbols), instruments);
+    await host.start();
+
+    const status = (): string => formatStatus(statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf));
+    const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => { resolveDone = r; });
+    let stopping: Promise<void> | undefined;
+    const stop = (reason: string): Promise<void> => {
+      stopping ??= (async () => {
+        log.info({ reason }, 'stopping');
+        statusTimer.cancel();
+        await host.stop();
+        if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
+        await withTimeout(clock, exec.idle(), cfg.stop.timeout);
+        log.info(status());
+        for (const close of closers.splice(0)) await close();
+        log.info('stopped');
+        resolveDone();
+      })();
+      return stopping;
+    };
+    log.info({ venue: embedded ? `embedded ${endpoint.rest}` : endpoint.rest, strategies: cfg.strategies.map((s) => s.id) }, 'running');
+    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, stop };
+  } catch (e) {
+    for (const close of closers.splice(0)) await close();
+    throw e;
+  }
+}
+
+/** Subscribes the book and trades of every symbol: `depth` for spot, the faster `mergedDepth` for contracts, and contracts' index. */
+function subscribeMarket(market: MarketWsClient, symbols: readonly string[], instruments: ReadonlyMap<string, Instrument>): void {
+  const unique = [...new Set(symbols)];
+  const spot = unique.filter((s) => instruments.get(s)?.kind === 'spot');
+  const contracts = unique.filter((s) => instruments.get(s)?.kind !== 'spot');
+  if (spot.length > 0) {
+    market.subscribe(spot, 'depth');
+    market.subscribe(spot, 'trade');
+  }
+  if (contracts.length > 0) {
+    market.subscribe(contracts, 'mergedDepth');
+    market.subscribe(contracts, 'trade');
+    const indices = [...new Set(contracts.map((c) => instruments.get(c)?.index).filter((x): x is string => x !== undefined))];
+    if (indices.length > 0) market.subscribe(indices, 'index');
+  }
+}
+
+async function withTimeout(clock: Clock, p: Promise<void>, ms: number): Promise<void> {
+  let t: TimerHandle | undefined;
+  await Promise.race([p, new Promise<void>((r) => { t = clock.setTimeout(r, ms); })]);
+  t?.cancel();
+}

@@ -1,0 +1,78 @@
+/** `bhtrade run CONFIG [--duration 30s]`: validates the config (exit 2 naming the bad key), runs its strategies until SIGINT/SIGTERM or the duration, then stops gracefully. */
+import { stderr } from 'node:process';
+import { BhError } from '../core/errors.ts';
+import { loadRunConfig, parseDuration, type LoadedConfig } from '../app/config.ts';
+import { startApp } from '../app/run.ts';
+
+const USAGE = 'Usage: bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
+
+interface RunArgs {
+  readonly config: string;
+  readonly durationMs?: number;
+}
+
+/** Returns the parsed arguments; throws a message naming the bad one. */
+export function parseRunArgs(argv: readonly string[]): RunArgs {
+  let config: string | undefined;
+  let durationMs: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--duration' || a.startsWith('--duration=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      const ms = v === undefined ? undefined : parseDuration(v);
+      if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+      durationMs = ms;
+    } else if (a.startsWith('-')) {
+      throw new Error(`unknown option ${a}`);
+    } else if (config === undefined) {
+      config = a;
+    } else {
+      throw new Error(`unexpected argument ${a}`);
+    }
+  }
+  if (config === undefined) throw new Error('CONFIG is missing');
+  return durationMs === undefined ? { config } : { config, durationMs };
+}
+
+/** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running. */
+export async function runCommand(argv: readonly string[]): Promise<number> {
+  let args: RunArgs;
+  let loaded: LoadedConfig;
+  try {
+    args = parseRunArgs(argv);
+  } catch (e) {
+    stderr.write(`bhtrade run: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    loaded = loadRunConfig(args.config, process.env);
+  } catch (e) {
+    stderr.write(`bhtrade run: ${args.config}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  let app: Awaited<ReturnType<typeof startApp>>;
+  try {
+    app = await startApp(loaded, {});
+  } catch (e) {
+    const config = e instanceof BhError && e.retry === 'config';
+    stderr.write(`bhtrade run: ${config ? `${args.config}: ` : ''}${(e as Error).message}\n`);
+    return config ? 2 : 1;
+  }
+  const reason = await new Promise<string>((resolve) => {
+    const timer = args.durationMs === undefined ? undefined : setTimeout(() => resolve(`--duration ${args.durationMs} ms elapsed`), args.durationMs);
+    const onSignal = (sig: string) => () => {
+      if (timer) clearTimeout(timer);
+      resolve(sig);
+    };
+    process.once('SIGINT', onSignal('SIGINT'));
+    process.once('SIGTERM', onSignal('SIGTERM'));
+    void app.done.then(() => resolve('stopped'));
+  });
+  try {
+    await app.stop(reason);
+    return 0;
+  } catch (e) {
+    stderr.write(`bhtrade run: stopping failed: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

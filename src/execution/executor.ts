@@ -50,7 +50,10 @@ export interface ExecutorOptions {
   readonly ids: ClientOrderIds;
   readonly settle?: Partial<SettleOptions>;
   readonly reconcile?: Partial<ReconcileOptions>;
-  /** Venue calls in flight at once (default 4). */
+  /**
+   * Venue calls in flight at once (default 1). More is faster, but a venue that bans clients sending
+   * while a 429 is owed (418) bans every call already on its way when a storm starts.
+   */
   readonly maxInFlight?: number;
   readonly budget?: ExecutorBudget;
   readonly logger?: Logger;
@@ -120,7 +123,7 @@ export class OrderExecutor {
     this.store = new OrderStore(o.bus, o.clock);
     this.budget = o.budget ?? new ExecutorBudget();
     this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
-    this.maxInFlight = o.maxInFlight ?? 4;
+    this.maxInFlight = o.maxInFlight ?? 1;
     this.log = o.logger ?? silentLogger();
     this.reconciler = new Reconciler({
       gateway: o.gateway, clock: o.clock, portfolio: o.portfolio, store: this.store, options: o.reconcile ?? {}, log: this.log,

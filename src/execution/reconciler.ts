@@ -131,7 +131,8 @@ export class Reconciler {
   private async refreshSnapshot(): Promise<void> {
     for (let i = 0; i < this.opt.snapshotAttempts; i++) {
       const mark = JSON.stringify(this.ledger.lastId);
-      const [balances, positions] = await Promise.all([this.d.gateway.balances(), this.d.gateway.positions()]);
+      const balances = await this.d.gateway.balances();
+      const positions = await this.d.gateway.positions();
       await this.syncFills();
       if (JSON.stringify(this.ledger.lastId) !== mark) continue;
       this.d.portfolio.adopt({ balances, positions, watermark: this.ledger.lastId });

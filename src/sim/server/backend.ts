@@ -1,5 +1,6 @@
 /** The engine behind the server: a SimVenue built from config/venue.yaml, its routes, key owners, user events and market source. */
 import type { Clock } from '../../core/clock.ts';
+import { startAgents, type RunningAgents } from './agents.ts';
 import { toAmount } from '../ledger/amount.ts';
 import type { SimVenueConfig } from '../engine/config.ts';
 import { SimVenue } from '../engine/venue.ts';
@@ -37,6 +38,7 @@ export class EngineBackend implements Backend {
   readonly market: MarketStreams;
   readonly routes;
   private readonly owners = new Map<string, { userId: string; accountIndex: number }>();
+  private readonly agents: RunningAgents;
 
   constructor(private readonly c: VenueConfig, clock: Clock, faults: Faults, seed = c.server.seed, venue?: SimVenue) {
     this.venue = venue ?? new SimVenue(simConfigOf(c, seed), clock);
@@ -54,6 +56,12 @@ export class EngineBackend implements Backend {
       ...accountRoutes(this.venue, c),
       ...contractRoutes(this.venue, c),
     ];
+    this.agents = startAgents(this.venue, c, seed);
+  }
+
+  /** Stops the market agents. */
+  stop(): void {
+    this.agents.stop();
   }
 
   keyOwner(apiKey: string): { userId: string; accountIndex: number } {

@@ -55,16 +55,23 @@ export function parseParams(query: string, body: string): RequestParams {
   const q = splitPieces(query);
   const b = splitPieces(body);
   const values = new Map<string, string>();
-  for (const p of q) if (!values.has(p.key)) values.set(p.key, p.value);
-  for (const p of b) if (!values.has(p.key)) values.set(p.key, p.value);
-
-  const qNoSig = q.filter((p) => p.key !== 'signature').map((p) => p.raw).join('&');
-  const bNoSig = b.filter((p) => p.key !== 'signature');
-  // venue-api.md: the query followed directly by the body, signature piece left out.
-  const literal = qNoSig + bNoSig.map((p) => p.raw).join('&');
-  // Real servers: the query without its signature piece, then the body parameters the query does not carry.
-  const inQuery = new Set(q.map((p) => p.key));
-  const merged = qNoSig + bNoSig.filter((p) => !inQuery.has(p.key)).map((p) => p.raw).join('&');
+  // venue-api.md: the query followed directly by the body, signature piece left out (`literal`).
+  // Real servers: the query without its signature piece, then the body parameters the query does not carry (`merged`).
+  let qNoSig = '';
+  for (const p of q) {
+    if (!values.has(p.key)) values.set(p.key, p.value);
+    if (p.key !== 'signature') qNoSig += qNoSig.length === 0 ? p.raw : '&' + p.raw;
+  }
+  let literal = '';
+  let merged = '';
+  for (const p of b) {
+    if (!values.has(p.key)) values.set(p.key, p.value);
+    if (p.key === 'signature') continue;
+    literal += literal.length === 0 ? p.raw : '&' + p.raw;
+    if (q.length === 0 || !q.some((x) => x.key === p.key)) merged += merged.length === 0 ? p.raw : '&' + p.raw;
+  }
+  literal = qNoSig + literal;
+  merged = qNoSig + merged;
   const signedTexts = literal === merged ? [literal] : [literal, merged];
   return { values, signedTexts, signature: values.get('signature'), count: q.length + b.length };
 }

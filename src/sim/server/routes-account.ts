@@ -45,6 +45,8 @@ function flowView(f: FlowEntry): Record<string, unknown> {
 /** Returns the account and wallet routes. */
 export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
   const ledger = venue.ledger;
+  // Margin amounts are shown at the margin token's precision, as positions show them.
+  const marginDecimals = new Map(venue.desk.positions.allSpecs().map((k) => [k.marginToken, k.marginDecimals]));
   const spotAccount = (x: Ctx): string => venue.accountOf(keyOf(x).userId, 1, keyOf(x).accountIndex);
   const announce = (accounts: readonly string[], asset: string): void => {
     for (const a of accounts) venue.core.touch(a, asset);
@@ -66,8 +68,13 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
       method: 'GET', path: 'contract:account', security: 'USER_DATA', weight: 5,
       handle: (x) => {
         const out: Record<string, unknown> = {};
-        for (const b of ledger.balances(venue.accountOf(keyOf(x).userId, 3, keyOf(x).accountIndex))) {
-          out[b.asset] = { total: fmtAmount(b.free + b.locked), availableMargin: fmtAmount(b.free), positionMargin: '0', orderMargin: fmtAmount(b.locked), tokenId: b.asset };
+        const split = venue.desk.positions.contractAccount(venue.accountOf(keyOf(x).userId, 3, keyOf(x).accountIndex));
+        for (const [asset, b] of Object.entries(split)) {
+          const d = marginDecimals.get(asset);
+          out[asset] = {
+            total: fmtAmount(b.total, d), availableMargin: fmtAmount(b.availableMargin, d), positionMargin: fmtAmount(b.positionMargin, d),
+            orderMargin: fmtAmount(b.orderMargin, d), tokenId: asset,
+          };
         }
         return out;
       },

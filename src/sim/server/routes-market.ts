@@ -1,5 +1,6 @@
 /** Public market routes under /openapi/quote/v1 (with and without `contract/`) and the public contract routes; times are numbers here. */
 import type { SimVenue } from '../engine/venue.ts';
+import { fmtAmount } from '../ledger/amount.ts';
 import type { Ticker24 } from '../engine/market.ts';
 import { ApiError } from './errors.ts';
 import type { VenueConfig } from './config.ts';
@@ -37,13 +38,15 @@ function contractTicker(t: Ticker24, openInterest: string): Record<string, unkno
 /** Returns the market-data routes. */
 export function marketRoutes(venue: SimVenue, c: VenueConfig): Route[] {
   const isContract = (s: string): boolean => c.instruments.contracts.some((k) => k.symbol === s);
-  const openInterest = (): string => '0';
+  // Open interest is the quantity of every open LONG position (each one has a SHORT of the same size).
+  const openInterest = (symbol: string): string =>
+    fmtAmount(venue.desk.positions.ofSymbol(symbol).reduce((sum, p) => (p.side === 'LONG' ? sum + p.position : sum), 0n));
   const tickers = (path: string, p: Params): unknown => {
     const symbol = p.opt('symbol');
     const contract = path.includes('/contract/') || (symbol !== undefined && isContract(symbol));
     const t = venue.ticker24h(symbol, contract ? 'contract' : 'spot');
-    if (Array.isArray(t)) return t.map((x) => (contract ? contractTicker(x, openInterest()) : spotTicker(x, false)));
-    return contract ? contractTicker(t, openInterest()) : spotTicker(t, true);
+    if (Array.isArray(t)) return t.map((x) => (contract ? contractTicker(x, openInterest(x.symbol)) : spotTicker(x, false)));
+    return contract ? contractTicker(t, openInterest(t.symbol)) : spotTicker(t, true);
   };
   return [
     { method: 'GET', path: 'quote:depth', security: 'NONE', weight: 1, handle: (x) => venue.depth(symbolOf(x.p), x.p.limit(100, 100)) },
@@ -86,7 +89,7 @@ export function marketRoutes(venue: SimVenue, c: VenueConfig): Route[] {
         return {
           symbol: k.symbol, symbolName: k.symbolName ?? k.symbol, baseToken: k.symbol, quoteToken: k.marginToken,
           lastPrice: t.lastPrice, baseVolume: t.volume, quoteVolume: t.quoteVolume, bid: t.bestBidPrice, ask: t.bestAskPrice,
-          high: t.highPrice, low: t.lowPrice, productType: 'futures', openInterest: openInterest(), indexPrice: ix, index: k.index,
+          high: t.highPrice, low: t.lowPrice, productType: 'futures', openInterest: openInterest(k.symbol), indexPrice: ix, index: k.index,
           indexBaseToken: 'USD', startTs: String(Math.floor((t.time - 86_400_000) / 1000)), endTs: String(Math.floor(t.time / 1000)),
           fundingRate: k.fundingRate, nextFundingRate: k.fundingRate, nextFundingRateTs: nextFundingSeconds(t.time),
         };

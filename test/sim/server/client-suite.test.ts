@@ -1,6 +1,7 @@
 // The REST client's whole endpoint suite against the simulated venue over loopback: every catalogue method, answers parsed into the model, plus a fill seen on the user stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.ts';
+import { Decimal } from '../../../src/core/fixed.ts';
 import { ENDPOINTS, type EndpointName } from '../../../src/venue/catalogue.ts';
 import { VenueRestClient } from '../../../src/venue/rest-client.ts';
 import type { Placement } from '../../../src/venue/signing.ts';
@@ -223,8 +224,13 @@ const STEPS: readonly Step[] = [
     run: async (c) => {
       const r = await c.contractAccount();
       expect(Object.keys(r).sort()).toEqual(['BTC', 'USDT']);
-      expect(r['USDT']).toMatchObject({ total: '100000', availableMargin: '100000' });
-      expect(Number(r['BTC']!.total)).toBeLessThan(10);
+      expect(r['USDT']).toMatchObject({ total: '100000', availableMargin: '100000', positionMargin: '0', orderMargin: '0' });
+      const btc = r['BTC']!;
+      const margin = (await c.contractPositions({ symbol: 'BTC-PERP-REV' }))[0]!.margin;
+      expect(btc).toMatchObject({ positionMargin: margin, orderMargin: '0' });
+      expect(Number(btc.total)).toBeLessThan(10);
+      // Each figure is cut to the margin precision (8 decimals) on its own.
+      expect(new Decimal(btc.availableMargin).plus(btc.positionMargin).minus(btc.total).abs().lte('0.00000002')).toBe(true);
     },
   },
   { name: 'contractDepth', run: async (c) => expect(await c.contractDepth({ symbol: 'BTC-PERP-REV' })).toMatchObject({ bids: [], asks: [] }) },
@@ -233,7 +239,7 @@ const STEPS: readonly Step[] = [
   {
     name: 'contractTicker24hr',
     run: async (c) => {
-      expect(await c.contractTicker24hr({ symbol: 'BTC-PERP-REV' })).toMatchObject({ symbol: 'BTC-PERP-REV', lastPrice: '30000', volume: '100' });
+      expect(await c.contractTicker24hr({ symbol: 'BTC-PERP-REV' })).toMatchObject({ symbol: 'BTC-PERP-REV', lastPrice: '30000', volume: '100', openInterest: '100' });
       expect((await c.contractTicker24hr()).map((t) => t.symbol)).toEqual(['BTC-PERP-REV', 'BTC-SWAP-USDT']);
     },
   },
@@ -242,7 +248,8 @@ const STEPS: readonly Step[] = [
     run: async (c) => {
       const list = await c.contracts();
       expect(list.map((k) => [k.symbol, k.index])).toEqual([['BTC-PERP-REV', 'BTCUSDT'], ['BTC-SWAP-USDT', 'BTCUSDT']]);
-      expect(list[0]).toMatchObject({ lastPrice: '30000', fundingRate: '0.0001' });
+      expect(list[0]).toMatchObject({ lastPrice: '30000', fundingRate: '0.0001', openInterest: '100' });
+      expect(list[1]).toMatchObject({ openInterest: '0' });
     },
   },
   { name: 'insurance', run: async (c) => expect(Object.keys(await c.insurance({ symbol: 'BTC-PERP-REV' })).sort()).toEqual(['BTC', 'USDT']) },

@@ -45,10 +45,10 @@ export default defineStrategy({
       if (book?.bids[0] === undefined || book.asks[0] === undefined || steps <= 0) return;
       const buy = side.startsWith('BUY');
       const ticks = buy ? toTicks(inst, book.asks[0][0]) + p.slippageTicks : toTicks(inst, book.bids[0][0]) - p.slippageTicks;
-      const opening = side.endsWith('OPEN');
       pending = ctx.orders.place({
         symbol, side, orderType: 'LIMIT', priceType: 'INPUT', timeInForce: 'IOC', price: fromTicks(inst, ticks),
-        quantity: fromSteps(inst, steps), ...(opening ? { leverage: p.leverage } : {}),
+        // Leverage is sent on closes too: the venue then reports the order's leverage instead of an empty field.
+        quantity: fromSteps(inst, steps), leverage: p.leverage,
       });
       executed.set(pending, { sign: buy ? 1 : -1, steps: 0 });
     };

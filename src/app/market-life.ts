@@ -1,13 +1,13 @@
 /**
- * Keeps the embedded venue's books alive for paper trading, from the `agents` list of its config:
- * spot symbols get the sim's seeded MarketAgents (a liquidity provider and noise takers), and
- * contracts with a maker agent get a quoter that re-quotes levels around a seeded reference walk
- * (the sim's agents cover spot only). Both trade through the engine as ordinary funded accounts.
+ * Keeps the embedded venue's contract books alive for paper trading: each contract with a maker in
+ * the `agents` list of its config gets a quoter that re-quotes levels around a seeded reference walk,
+ * trading through the engine as an ordinary funded account. (The venue's server runs the spot agents
+ * itself; its agents cover spot only.)
  */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { fromUnits, toUnits } from '../core/fixed.ts';
 import { Rng } from '../core/random.ts';
-import { MarketAgents, ReferencePrice } from '../sim/agents/index.ts';
+import { ReferencePrice } from '../sim/agents/index.ts';
 import type { SimVenue } from '../sim/engine/venue.ts';
 import type { VenueConfig } from '../sim/server/config.ts';
 
@@ -25,33 +25,9 @@ export function withAgentAccounts(c: VenueConfig): VenueConfig {
   return { ...c, accounts: [...c.accounts, { name: PERP_AGENT_ACCOUNT, keys: [key], balances: { spot: {}, contract }, subAccounts: [], withdrawAddresses: [] }] };
 }
 
-/** Starts the agents of `c` on `venue`; returns a handle that stops them. */
+/** Starts the contract quoters of `c` on `venue`; returns a handle that stops them. */
 export function startMarketLife(venue: SimVenue, c: VenueConfig, clock: Clock, seed: number): { stop(): void } {
   const stops: (() => void)[] = [];
-  const spotSymbols = new Map(c.instruments.spot.map((s) => [s.symbol, s]));
-  const makers = c.agents.filter((a) => a.kind === 'maker' && spotSymbols.has(a.symbol));
-  if (makers.length > 0) {
-    const first = makers[0]!;
-    const taker = c.agents.find((a) => a.kind !== 'maker' && spotSymbols.has(a.symbol));
-    const funds: Record<string, string> = {};
-    for (const s of spotSymbols.values()) {
-      funds[s.baseAsset] = '1000000';
-      funds[s.quoteAsset] = '1000000000';
-    }
-    const agents = new MarketAgents(venue, {
-      symbols: makers.map((m) => m.symbol),
-      referencePrice: Object.fromEntries(makers.map((m) => [m.symbol, spotSymbols.get(m.symbol)!.initialPrice ?? '1'])),
-      quoteEveryMs: first.everyMs,
-      takerEveryMs: taker?.everyMs ?? 3000,
-      levels: first.levels,
-      // The sim's takers cross 10 ticks through the reference: the first level must sit inside that to trade.
-      spreadTicks: Math.min(first.spreadTicks, 5),
-      levelGapTicks: 1,
-      funds,
-    }, seed);
-    agents.start();
-    stops.push(() => agents.stop());
-  }
   const rng = new Rng(seed ^ 0xbe1f);
   for (const a of c.agents) {
     const k = c.instruments.contracts.find((x) => x.symbol === a.symbol);

@@ -78,13 +78,14 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const gateway = new RestGateway(rest, () => clock.now());
     const instruments = instrumentsOf(await gateway.exchangeInfo());
     const gate = new RiskGate({ instruments, config: cfg.risk });
-    let executor: OrderExecutor | undefined;
-    const portfolio = new Portfolio(instruments, (orderId) => executor?.store.byVenueId(orderId)?.strategyId);
-    executor = new OrderExecutor({
+    // The portfolio attributes fills to strategies through the executor's orders, built just after it.
+    const late: { executor?: OrderExecutor } = {};
+    const portfolio = new Portfolio(instruments, (orderId) => late.executor?.store.byVenueId(orderId)?.strategyId);
+    const exec = new OrderExecutor({
       gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', runTag), logger: log.child({ component: 'executor' }),
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
     });
-    const exec = executor;
+    late.executor = exec;
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });

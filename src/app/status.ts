@@ -22,7 +22,8 @@ export function formatStatus(lines: readonly StrategyLine[]): string {
 function formatOne(s: StrategyLine): string {
   const pos = s.positions.length === 0 ? 'flat' : s.positions.map((p) => `${p.symbol}=${signed(p.qty)}`).join(' ');
   const pnlParts = Object.entries(s.pnl).filter(([, v]) => !new Decimal(v).isZero());
-  const pnl = pnlParts.length === 0 ? '0' : pnlParts.map(([asset, v]) => `${signed(v)} ${asset}`).join(' ');
+  // Display only: eight decimals are enough to read (inverse PnL divides and runs long).
+  const pnl = pnlParts.length === 0 ? '0' : pnlParts.map(([asset, v]) => `${signed(new Decimal(v).toDecimalPlaces(8).toFixed())} ${asset}`).join(' ');
   return `${s.id}[${s.state}] orders=${s.openOrders} ${pos} pnl=${pnl}`;
 }
 

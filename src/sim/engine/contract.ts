@@ -273,7 +273,6 @@ function settleContract(desk: ContractDesk, t: SimOrder, m: SimOrder, lots: numb
   const now = core.clock.now();
   const takerBuy = t.bookSide === BID;
   const tradeId = core.publicTrade(inst, price, lots, takerBuy);
-  const tradeNo = BigInt(tradeId);
   for (const o of [t, m]) {
     const isMaker = o === m;
     const before = o.origLots - o.executedLots;
@@ -289,7 +288,7 @@ function settleContract(desk: ContractDesk, t: SimOrder, m: SimOrder, lots: numb
     o.addFill(lots, price, now);
     o.status = o.executedLots === o.origLots ? 'FILLED' : 'PARTIALLY_FILLED';
     core.touch(o.accountId, inst.contract!.marginToken);
-    core.addOwnTrade({ tradeId, tradeNo, order: o, time: now, price, lots, fee, feeAsset: o.feeAsset, isMaker });
+    core.addOwnTrade(o, now, price, lots, fee, isMaker);
     core.emit({
       type: 'fill', market: 'contract', account: o.accountId, symbol: inst.symbol, orderId: o.orderId, tradeId, side: o.side,
       price: inst.priceText(price), qty: inst.qtyText(lots), fee: fmtAmount(fee), feeAsset: o.feeAsset, isMaker,

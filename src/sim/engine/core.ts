@@ -1,27 +1,15 @@
 /** The engine's shared state and the steps every order path uses: ids, order maps, funds with touched-balance tracking, trades, book and market events. */
 import type { Clock } from '../../core/clock.ts';
-import { SequenceIds } from '../../core/ids.ts';
 import { ASK, BID } from '../book/order-book.ts';
 import { fmtAmount, type Amount } from '../ledger/amount.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { EventLog, type SimEventBody } from './events.ts';
-import type { SimInstrument } from './instruments.ts';
+import { IdSequence } from './ids.ts';
+import { TradeLog, type OwnTrade } from './trade-log.ts';
+import { PublicTrade, type SimInstrument } from './instruments.ts';
 import type { SimOrder } from './order.ts';
 import { amountText } from './units.ts';
 
-/** One execution of one order, as my-trades lists it. */
-export interface OwnTrade {
-  readonly tradeId: string;
-  /** Numeric form of tradeId for the fromId/toId rules. */
-  readonly tradeNo: bigint;
-  readonly order: SimOrder;
-  readonly time: number;
-  readonly price: number;
-  readonly lots: number;
-  readonly fee: Amount;
-  readonly feeAsset: string;
-  readonly isMaker: boolean;
-}
 
 /** Ids the engine hands out (64-bit decimal strings). */
 export interface IdStarts {
@@ -29,18 +17,73 @@ export interface IdStarts {
   tradeId?: bigint;
 }
 
+/** Default number of finished orders (and of own trades) kept per account for the query endpoints. */
+export const DEFAULT_KEEP_FINISHED = 100_000;
+
+/**
+ * Orders by id. Order ids come from one IdSequence, so an id's offset is its index in an array:
+ * a lookup is a 15-digit scan and an array read, and registering an order is a push, not a map insert.
+ */
+export class OrderIndex {
+  private readonly slots: (SimOrder | undefined)[] = [];
+  private n = 0;
+
+  constructor(private readonly ids: IdSequence) {}
+
+  /** Returns the order of `orderId`, or undefined. */
+  get(orderId: string): SimOrder | undefined {
+    const off = this.ids.offsetOf(orderId);
+    if (off < 0) return undefined;
+    const o = this.slots[off];
+    return o !== undefined && o.orderId === orderId ? o : undefined;
+  }
+
+  /** Adds an order whose id came from the sequence. */
+  add(o: SimOrder): void {
+    const off = this.ids.offsetOf(o.orderId);
+    if (off < 0) throw new Error(`order id ${o.orderId} is not one of the engine's`);
+    while (this.slots.length < off) this.slots.push(undefined);
+    this.slots[off] = o;
+    this.n++;
+  }
+
+  /** Forgets an order. */
+  delete(o: SimOrder): void {
+    const off = this.ids.offsetOf(o.orderId);
+    if (off >= 0 && this.slots[off] === o) {
+      this.slots[off] = undefined;
+      this.n--;
+    }
+  }
+
+  /** Returns the number of orders kept. */
+  get size(): number {
+    return this.n;
+  }
+
+  /** Returns the kept orders in id order. */
+  *values(): Generator<SimOrder> {
+    for (const o of this.slots) if (o !== undefined) yield o;
+  }
+}
+
 /** The state shared by the spot and contract paths and the market-data views. */
 export class EngineCore {
   readonly log: EventLog;
-  readonly orderIds: SequenceIds;
-  readonly tradeIds: SequenceIds;
+  readonly orderIds: IdSequence;
+  readonly tradeIds: IdSequence;
   readonly instruments = new Map<string, SimInstrument>();
-  readonly orders = new Map<string, SimOrder>();
-  /** Per account: clientOrderId → order. */
+  readonly orders: OrderIndex;
+  /** Per account: clientOrderId → order, for ids the client chose (an order without one answers to its orderId). */
   readonly byClientId = new Map<string, Map<string, SimOrder>>();
-  /** Per account: every order in placement order. */
+  /** Per account: kept orders in placement order (every active one, and the latest `keepFinished` finished ones). */
   readonly ordersByAccount = new Map<string, SimOrder[]>();
-  readonly tradesByAccount = new Map<string, OwnTrade[]>();
+  /** Per account: kept own trades, oldest first (at least the latest `keepFinished`). */
+  readonly tradesByAccount = new Map<string, TradeLog>();
+  /** Finished orders kept per account; older ones are forgotten (their clientOrderIds may then be used again). */
+  readonly keepFinished: number;
+  /** Per account: the list length at which finished orders are next trimmed. */
+  private readonly trimAt = new Map<string, number>();
   /** Self-trade owner keys: one small integer per account. */
   private readonly owners = new Map<string, number>();
   private orderSeq = 0;
@@ -54,10 +97,14 @@ export class EngineCore {
     readonly exchangeId: string,
     keepLog: boolean,
     ids: IdStarts = {},
+    keepFinished = DEFAULT_KEEP_FINISHED,
   ) {
     this.log = new EventLog(keepLog);
-    this.orderIds = new SequenceIds(ids.orderId ?? 1_000_000_000_000_000_001n);
-    this.tradeIds = new SequenceIds(ids.tradeId ?? 2_000_000_000_000_000_001n);
+    this.orderIds = new IdSequence(ids.orderId ?? 1_000_000_000_000_000_001n);
+    this.tradeIds = new IdSequence(ids.tradeId ?? 2_000_000_000_000_000_001n);
+    this.orders = new OrderIndex(this.orderIds);
+    if (!Number.isSafeInteger(keepFinished) || keepFinished < 1) throw new Error('keepFinishedOrders must be a positive integer');
+    this.keepFinished = keepFinished;
   }
 
   /** Appends an event at the clock's time. */
@@ -85,26 +132,58 @@ export class EngineCore {
     return ++this.orderSeq;
   }
 
-  /** Returns true when the account already used `clientOrderId`. */
+  /** Returns true when the account already used `clientOrderId` (on a kept order). */
   hasClientId(accountId: string, clientOrderId: string): boolean {
-    return this.byClientId.get(accountId)?.has(clientOrderId) ?? false;
+    return this.byClientOrderId(accountId, clientOrderId) !== undefined;
   }
 
-  /** Registers a new order in every index. */
+  private byClientOrderId(accountId: string, clientOrderId: string): SimOrder | undefined {
+    const o = this.byClientId.get(accountId)?.get(clientOrderId);
+    if (o !== undefined) return o;
+    // An order placed without a clientOrderId answers to its orderId and is not in the map.
+    const own = this.orders.get(clientOrderId);
+    return own !== undefined && own.accountId === accountId && own.clientOrderId === clientOrderId ? own : undefined;
+  }
+
+  /** Registers a new order in every index, and forgets the oldest finished orders of its account beyond `keepFinished`. */
   register(o: SimOrder): void {
-    this.orders.set(o.orderId, o);
-    let m = this.byClientId.get(o.accountId);
-    if (!m) {
-      m = new Map();
-      this.byClientId.set(o.accountId, m);
+    this.orders.add(o);
+    if (o.clientOrderId !== o.orderId) {
+      let m = this.byClientId.get(o.accountId);
+      if (!m) {
+        m = new Map();
+        this.byClientId.set(o.accountId, m);
+      }
+      m.set(o.clientOrderId, o);
     }
-    m.set(o.clientOrderId, o);
     let list = this.ordersByAccount.get(o.accountId);
     if (!list) {
       list = [];
       this.ordersByAccount.set(o.accountId, list);
     }
     list.push(o);
+    if (list.length > (this.trimAt.get(o.accountId) ?? 2 * this.keepFinished)) this.trimFinished(o.accountId, list);
+  }
+
+  /** Drops the oldest finished orders of an account so that `keepFinished` remain; amortized O(1) per order. */
+  private trimFinished(accountId: string, list: SimOrder[]): void {
+    let finished = 0;
+    for (const o of list) if (!o.active) finished++;
+    let drop = finished - this.keepFinished;
+    const m = this.byClientId.get(accountId);
+    let w = 0;
+    for (let r = 0; r < list.length; r++) {
+      const o = list[r]!;
+      if (drop > 0 && !o.active) {
+        drop--;
+        this.orders.delete(o);
+        if (m && m.get(o.clientOrderId) === o) m.delete(o.clientOrderId);
+        continue;
+      }
+      list[w++] = o;
+    }
+    list.length = w;
+    this.trimAt.set(accountId, list.length + this.keepFinished);
   }
 
   /** Returns an account's order by orderId or clientOrderId, or undefined. */
@@ -113,12 +192,13 @@ export class EngineCore {
       const o = this.orders.get(orderId);
       return o && o.accountId === accountId ? o : undefined;
     }
-    if (clientOrderId) return this.byClientId.get(accountId)?.get(clientOrderId);
+    if (clientOrderId) return this.byClientOrderId(accountId, clientOrderId);
     return undefined;
   }
 
   /** Notes that a balance changed so its event is sent at the end of the operation. */
   touch(accountId: string, asset: string): void {
+    if (!this.log.active) return;
     const accs = this.touchedAccounts;
     const assets = this.touchedAssets;
     for (let i = 0; i < accs.length; i++) if (accs[i] === accountId && assets[i] === asset) return;
@@ -140,14 +220,19 @@ export class EngineCore {
     this.touch(accountId, asset);
   }
 
-  /** Records an own trade for my-trades. */
-  addOwnTrade(t: OwnTrade): void {
-    let list = this.tradesByAccount.get(t.order.accountId);
-    if (!list) {
-      list = [];
-      this.tradesByAccount.set(t.order.accountId, list);
+  /** Records an execution of `o` in the trade whose id is the last one taken, for my-trades. */
+  addOwnTrade(o: SimOrder, time: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
+    let log = this.tradesByAccount.get(o.accountId);
+    if (!log) {
+      log = new TradeLog(this.keepFinished);
+      this.tradesByAccount.set(o.accountId, log);
     }
-    list.push(t);
+    log.push(this.tradeIds.count - 1, o, time, price, lots, fee, isMaker);
+  }
+
+  /** Returns an account's kept executions whose order passes `pred`, oldest first. */
+  ownTrades(accountId: string, pred?: (o: SimOrder) => boolean): OwnTrade[] {
+    return this.tradesByAccount.get(accountId)?.list(this.tradeIds, pred) ?? [];
   }
 
   /** Emits the order's current state. */
@@ -175,13 +260,18 @@ export class EngineCore {
 
   /** Records a public trade: trades list, klines, and its events. Returns the trade id. */
   publicTrade(inst: SimInstrument, price: number, lots: number, takerBuy: boolean): string {
-    const id = this.tradeIds.take();
+    this.publicTradeQuiet(inst, price, lots, takerBuy);
+    return this.tradeIds.idAt(this.tradeIds.count - 1);
+  }
+
+  /** Records a public trade like publicTrade without making its id text unless an event needs it; the id is the last taken. */
+  publicTradeQuiet(inst: SimInstrument, price: number, lots: number, takerBuy: boolean): void {
+    const off = this.tradeIds.count++;
     const time = this.clock.now();
-    inst.trades.push({ id, time, price, lots, isBuyerMaker: !takerBuy });
+    inst.trades.push(new PublicTrade(this.tradeIds, off, time, price, lots, !takerBuy));
     if (inst.trades.length > 2000) inst.trades.splice(0, 1000);
     inst.klines.addTrade(time, price, lots, takerBuy);
-    if (this.log.active) this.emit({ type: 'trade', symbol: inst.symbol, id, price: inst.priceText(price), qty: inst.qtyText(lots), isBuyerMaker: !takerBuy });
-    return id;
+    if (this.log.active) this.emit({ type: 'trade', symbol: inst.symbol, id: this.tradeIds.idAt(off), price: inst.priceText(price), qty: inst.qtyText(lots), isBuyerMaker: !takerBuy });
   }
 
   /** Emits the events that close an operation on `inst`: level changes, balances, and (after trades) the kline and ticker. */

@@ -2,16 +2,25 @@
 import { compareDecimal, parseScaled, scaleOf } from '../../core/fixed.ts';
 import { instrumentFromContract, instrumentFromSpot, type Contract, type Instrument, type SpotSymbol } from '../../model/instrument.ts';
 import { OrderBook } from '../book/order-book.ts';
+import type { IdSequence } from './ids.ts';
 import { KlineBook } from './klines.ts';
 import { BAD_PRECISION, decimalUnits, makeUnit, NEGATIVE, NOT_A_NUMBER, productUnit, TOO_LARGE, unitsText, type Unit } from './units.ts';
 
-/** A public trade kept for the trades endpoint, in integer units. */
-export interface PublicTrade {
-  readonly id: string;
-  readonly time: number;
-  readonly price: number;
-  readonly lots: number;
-  readonly isBuyerMaker: boolean;
+/** A public trade kept for the trades endpoint, in integer units; its id text is made when read. */
+export class PublicTrade {
+  constructor(
+    private readonly ids: IdSequence,
+    private readonly off: number,
+    readonly time: number,
+    readonly price: number,
+    readonly lots: number,
+    readonly isBuyerMaker: boolean,
+  ) {}
+
+  /** Returns the trade id. */
+  get id(): string {
+    return this.ids.idAt(this.off);
+  }
 }
 
 /** Outcome of checking a decimal against a filter: units, or the venue code of the failure. */
@@ -38,6 +47,8 @@ export class SimInstrument {
   readonly klines = new KlineBook();
   readonly trades: PublicTrade[] = [];
   private readonly priceCache = new Map<number, string>();
+  /** Amounts of small lot counts, made once: most fills are a few lots. */
+  private readonly lotAmounts: bigint[] = [];
 
   constructor(spec: { spot: SpotSymbol } | { contract: Contract }) {
     if ('spot' in spec) {
@@ -81,6 +92,25 @@ export class SimInstrument {
       this.priceCache.set(ticks, s);
     }
     return s;
+  }
+
+  /** Returns `lots` lots as an Amount. */
+  lotsAmount(lots: number): bigint {
+    if (lots < 4096) {
+      let a = this.lotAmounts[lots];
+      if (a === undefined) {
+        for (let i = this.lotAmounts.length; i <= lots; i++) this.lotAmounts.push(BigInt(i) * this.step.amount);
+        a = this.lotAmounts[lots]!;
+      }
+      return a;
+    }
+    return BigInt(lots) * this.step.amount;
+  }
+
+  /** Returns the quote amount of `lots` at `ticks` (ticks × lots × qunit) as an Amount, exact. */
+  quoteAmount(ticks: number, lots: number): bigint {
+    const q = ticks * lots;
+    return q <= 9007199254740991 ? BigInt(q) * this.qunit.amount : BigInt(ticks) * BigInt(lots) * this.qunit.amount;
   }
 
   /** Returns the quantity text of `lots`. */

@@ -22,7 +22,7 @@ export function snapshotOf(core: EngineCore, ledgerSnapshot: string, extra: unkn
     inst.trades.map((t) => [t.id, t.time, t.price, t.lots, t.isBuyerMaker]),
     inst.klines.klines('1m', 1500).map((b) => [b.openTime, b.open, b.high, b.low, b.close, b.volume, b.trades]),
   ]);
-  const trades = [...core.tradesByAccount.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([acc, list]) => [acc, list.map((t) => [t.tradeId, t.order.orderId, t.lots, t.price, t.fee.toString()])]);
+  const trades = [...core.tradesByAccount.keys()].sort().map((acc) => [acc, core.ownTrades(acc).map((t) => [t.tradeId, t.order.orderId, t.lots, t.price, t.fee.toString()])]);
   return JSON.stringify({
     ids: [core.orderIds.peek(), core.tradeIds.peek(), core.log.lastSeq()],
     orders,

@@ -126,9 +126,10 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
   const fok = plan.tif === 'FOK' && plan.type !== 'LIMIT_MAKER';
   let traded = false;
   if (plan.type !== 'LIMIT_MAKER' && (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots))) {
-    const fills = core.tradeIds.peek();
-    inst.book.match(req, spotHandlers(core, o).fill, spotHandlers(core, o).self);
-    traded = fills !== core.tradeIds.peek();
+    const fills = core.tradeIds.count;
+    const h = spotHandlers(core, o);
+    inst.book.match(req, h.fill, h.self);
+    traded = fills !== core.tradeIds.count;
   }
   const rests = plan.type !== 'MARKET' && (plan.tif === 'GTC' || plan.type === 'LIMIT_MAKER');
   if (plan.budget !== Infinity && o.executedLots > 0) {
@@ -183,25 +184,18 @@ function spotHandlers(core: EngineCore, taker: SimOrder): Handlers {
 /** Settles one fill between the taker `t` and the resting `m`, and emits its events. */
 function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, price: number): void {
   const inst = t.inst;
-  const buyerIsTaker = t.side === 'BUY';
+  const buyerIsTaker = t.bookSide === BID;
   const buyer = buyerIsTaker ? t : m;
   const seller = buyerIsTaker ? m : t;
-  const qty = BigInt(lots) * inst.step.amount;
-  const paid = BigInt(price) * BigInt(lots) * inst.qunit.amount;
+  const qty = inst.lotsAmount(lots);
+  const paid = inst.quoteAmount(price, lots);
   // A limit buyer locked at its own price; a market buyer locked its budget and is released as it pays.
-  const buyerRelease = buyer.quoteBudget !== Infinity ? paid : BigInt(buyer.priceTicks) * BigInt(lots) * inst.qunit.amount;
-  const r = core.ledger.settleSpotFill({
-    base: inst.baseAsset,
-    quote: inst.quoteAsset,
-    price: BigInt(price) * inst.tick.amount,
-    qty,
-    buyer: { accountId: buyer.accountId, isMaker: buyer === m, release: buyerRelease },
-    seller: { accountId: seller.accountId, isMaker: seller === m, release: qty },
-  });
+  const buyerRelease = buyer.quoteBudget !== Infinity || buyer.priceTicks === price ? paid : inst.quoteAmount(buyer.priceTicks, lots);
+  const r = core.ledger.settleSpotQuote(inst.baseAsset, inst.quoteAsset, qty, paid, buyer.accountId, buyer === m, buyerRelease, seller.accountId, seller === m, qty);
   buyer.locked -= buyerRelease;
   seller.locked -= qty;
-  buyer.fee += r.buyerFee;
-  seller.fee += r.sellerFee;
+  if (r.buyerFee !== 0n) buyer.fee += r.buyerFee;
+  if (r.sellerFee !== 0n) seller.fee += r.sellerFee;
   core.touch(buyer.accountId, inst.baseAsset);
   core.touch(buyer.accountId, inst.quoteAsset);
   core.touch(seller.accountId, inst.baseAsset);
@@ -210,16 +204,9 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
   t.addFill(lots, price, now);
   m.addFill(lots, price, now);
   if (t.quoteBudget !== Infinity) t.quoteBudget -= price * lots;
-  const tradeId = core.publicTrade(inst, price, lots, buyerIsTaker);
-  const tradeNo = BigInt(tradeId);
-  for (const o of [t, m]) {
-    const fee = o === buyer ? r.buyerFee : r.sellerFee;
-    core.addOwnTrade({ tradeId, tradeNo, order: o, time: now, price, lots, fee, feeAsset: o.feeAsset, isMaker: o === m });
-    if (core.eventsOn) core.emit({
-      type: 'fill', market: 'spot', account: o.accountId, symbol: inst.symbol, orderId: o.orderId, tradeId, side: o.side,
-      price: inst.priceText(price), qty: inst.qtyText(lots), fee: formatFee(fee), feeAsset: o.feeAsset, isMaker: o === m,
-    });
-  }
+  core.publicTradeQuiet(inst, price, lots, buyerIsTaker);
+  ownFill(core, t, now, price, lots, buyerIsTaker ? r.buyerFee : r.sellerFee, false);
+  ownFill(core, m, now, price, lots, buyerIsTaker ? r.sellerFee : r.buyerFee, true);
   if (m.leaves === 0) {
     m.status = 'FILLED';
     releaseRest(core, m);
@@ -231,6 +218,17 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
   t.status = takerDone ? 'FILLED' : 'PARTIALLY_FILLED';
   if (takerDone) releaseRest(core, t);
   core.emitOrder(t, 'TRADE');
+}
+
+/** Records one side of a spot fill for my-trades and emits its fill event. */
+function ownFill(core: EngineCore, o: SimOrder, now: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
+  core.addOwnTrade(o, now, price, lots, fee, isMaker);
+  if (!core.eventsOn) return;
+  const inst = o.inst;
+  core.emit({
+    type: 'fill', market: 'spot', account: o.accountId, symbol: inst.symbol, orderId: o.orderId, tradeId: core.tradeIds.idAt(core.tradeIds.count - 1), side: o.side,
+    price: inst.priceText(price), qty: inst.qtyText(lots), fee: formatFee(fee), feeAsset: o.feeAsset, isMaker,
+  });
 }
 
 function formatFee(a: Amount): string {
@@ -256,10 +254,21 @@ function expire(core: EngineCore, m: SimOrder): void {
 /** Cancels an active spot order of `accountId`; throws -2013 unknown, -1139 filled, -1142 already cancelled. */
 export function cancelSpotOrder(core: EngineCore, accountId: string, orderId?: string, clientOrderId?: string): SimOrder {
   if (!orderId && !clientOrderId) throw emptyParam('orderId or clientOrderId');
+  const r = cancelSpotOrderCode(core, accountId, orderId, clientOrderId);
+  if (typeof r === 'number') throw reject(r, [], { orderId, clientOrderId });
+  return r;
+}
+
+/**
+ * Cancels an active spot order of `accountId` and returns it, or returns the venue's refusal code
+ * (-2013 unknown, -1139 filled, -1142 already cancelled) having changed nothing. A refused cancel is
+ * common in a busy run, so the inner path answers with a number and only the API edge throws.
+ */
+export function cancelSpotOrderCode(core: EngineCore, accountId: string, orderId?: string, clientOrderId?: string): SimOrder | number {
   const o = core.findOrder(accountId, orderId, clientOrderId);
-  if (!o || o.market !== 'spot') throw reject(-2013, [], { orderId, clientOrderId });
-  if (o.status === 'FILLED') throw reject(-1139, [], { orderId: o.orderId });
-  if (o.status === 'CANCELED' || o.status === 'REJECTED') throw reject(-1142, [], { orderId: o.orderId });
+  if (!o || o.market !== 'spot') return -2013;
+  if (o.status === 'FILLED') return -1139;
+  if (o.status === 'CANCELED' || o.status === 'REJECTED') return -1142;
   o.inst.book.remove(o as BookEntry);
   o.leaves = 0;
   o.status = 'CANCELED';

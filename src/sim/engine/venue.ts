@@ -17,7 +17,7 @@ import {
 } from './market.ts';
 import { emptyParam, reject } from './reject.ts';
 import { snapshotOf } from './snapshot.ts';
-import { cancelSpotOrder, placeSpotOrder, planSpotOrder, type SpotOrderParams } from './spot.ts';
+import { cancelSpotOrder, cancelSpotOrderCode, placeSpotOrder, planSpotOrder, type SpotOrderParams } from './spot.ts';
 import {
   contractOrderView, contractTradeView, type ContractOrderView, type ContractTradeView,
   selectOrders, selectTrades, spotCancelView, spotOrderView, spotPlacementView, spotTradeView,
@@ -124,6 +124,17 @@ export class SimVenue {
     return spotCancelView(cancelSpotOrder(this.core, accountId, by.orderId, by.clientOrderId), this.core.exchangeId);
   }
 
+  /**
+   * Cancels a spot order like cancelSpotOrder but answers with a number instead of throwing: 0 when
+   * cancelled, else the refusal code (-2013 unknown, -1139 filled, -1142 already cancelled) having
+   * changed nothing. For drivers that cancel often and expect refusals (agents, backtests, the bench).
+   */
+  tryCancelSpotOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): number {
+    if (!by.orderId && !by.clientOrderId) return -1105;
+    const r = cancelSpotOrderCode(this.core, accountId, by.orderId, by.clientOrderId);
+    return typeof r === 'number' ? r : 0;
+  }
+
   /** Returns one spot order by orderId or clientOrderId; -2013 when the account has no such order. */
   getSpotOrder(accountId: AccountId, by: { orderId?: string; clientOrderId?: string }): SpotOrderView {
     if (!by.orderId && !by.clientOrderId) throw emptyParam('orderId or clientOrderId');
@@ -155,7 +166,7 @@ export class SimVenue {
 
   /** Returns the account's spot trades by the fromId/toId table of venue-api.md. */
   spotMyTrades(accountId: AccountId, q: TradeQuery = {}): SpotTradeView[] {
-    const list = (this.core.tradesByAccount.get(accountId) ?? []).filter((t) => t.order.market === 'spot' && (q.symbol === undefined || t.order.inst.symbol === q.symbol));
+    const list = this.core.ownTrades(accountId, (o) => o.market === 'spot' && (q.symbol === undefined || o.inst.symbol === q.symbol));
     return selectTrades(list, { ...q, limit: clampLimit(q.limit, 500, 1000) }).map(spotTradeView);
   }
 
@@ -198,7 +209,7 @@ export class SimVenue {
 
   /** Returns the account's contract trades by the fromId/toId table (default 20). */
   contractMyTrades(accountId: AccountId, q: TradeQuery = {}): ContractTradeView[] {
-    const list = (this.core.tradesByAccount.get(accountId) ?? []).filter((t) => t.order.market === 'contract' && (q.symbol === undefined || t.order.inst.symbol === q.symbol));
+    const list = this.core.ownTrades(accountId, (o) => o.market === 'contract' && (q.symbol === undefined || o.inst.symbol === q.symbol));
     return selectTrades(list, { ...q, limit: clampLimit(q.limit, 20, 1000) }).map(contractTradeView);
   }
 

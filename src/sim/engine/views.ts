@@ -1,6 +1,6 @@
 /** Wire-shaped views of orders and trades as the REST interface answers them (ids and times of trading responses as strings, venue-notes §1). */
 import { fmtAmount } from '../ledger/amount.ts';
-import type { OwnTrade } from './core.ts';
+import type { OwnTrade } from './trade-log.ts';
 import type { SimOrder } from './order.ts';
 
 /** The spot new-order answer. */
@@ -169,8 +169,8 @@ export function selectTrades(list: readonly OwnTrade[], q: { fromId?: string; to
   const from = q.fromId ? BigInt(q.fromId) : undefined;
   const to = q.toId ? BigInt(q.toId) : undefined;
   const keep = (t: OwnTrade): boolean =>
-    (from === undefined || t.tradeNo < from) &&
-    (to === undefined || t.tradeNo > to) &&
+    (from === undefined || BigInt(t.tradeId) < from) &&
+    (to === undefined || BigInt(t.tradeId) > to) &&
     (q.startTime === undefined || t.time >= q.startTime) &&
     (q.endTime === undefined || t.time <= q.endTime);
   const out: OwnTrade[] = [];

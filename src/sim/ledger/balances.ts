@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { SequenceIds } from '../../core/ids.ts';
 import type { Amount } from './amount.ts';
 import { venueError, insufficient } from './errors.ts';
+import { flowCode, FlowLog } from './flow-log.ts';
 import type {
   Account,
   AccountId,
@@ -33,13 +34,12 @@ export interface BalanceBookOptions {
   readonly maxFlowsPerAccount?: number;
 }
 
-/** A balance as a step would leave it; `total` runs through the step's flow entries. */
+/** A balance as a step would leave it. */
 interface Slot {
   readonly accountId: AccountId;
   readonly asset: string;
   free: Amount;
   locked: Amount;
-  total: Amount;
 }
 
 function addNet(net: { asset: string; sum: Amount }[], asset: string, v: Amount): void {
@@ -64,24 +64,29 @@ export class BalanceBook {
   readonly clock: Clock;
   private readonly userIds: SequenceIds;
   private readonly accountIds: SequenceIds;
-  private readonly flowIds: SequenceIds;
+  private readonly firstFlowId: bigint;
+  private flowCount = 0;
   private readonly insuranceIds: SequenceIds;
   private readonly maxFlows: number;
   private readonly users = new Map<UserId, Account[]>();
   private readonly accountsById = new Map<AccountId, Account>();
   private readonly keys = new Map<string, { userId: UserId; accountIndex: number }>();
   private readonly balancesByAccount = new Map<AccountId, Map<string, MutableBalance>>();
-  private readonly pools = new Map<string, Amount>();
+  /** Pool → asset → balance. */
+  private readonly pools = new Map<SystemPool, Map<string, Amount>>(POOLS.map((p) => [p, new Map()]));
   private readonly inflow = new Map<string, Amount>();
   private readonly outflow = new Map<string, Amount>();
-  private readonly flowsByAccount = new Map<AccountId, FlowEntry[]>();
+  private readonly flowsByAccount = new Map<AccountId, FlowLog>();
+  /** Asset names by code, and codes by name (flow entries hold the code). */
+  private readonly assetNames: string[] = [];
+  private readonly assetCodes = new Map<string, number>();
   private readonly insurance: InsuranceRecord[] = [];
 
   constructor(opts: BalanceBookOptions) {
     this.clock = opts.clock;
     this.userIds = new SequenceIds(opts.userIdStart ?? 10_000_001n);
     this.accountIds = new SequenceIds(opts.accountIdStart ?? 122_216_245_228_131n);
-    this.flowIds = new SequenceIds(opts.flowIdStart ?? 539_870_570_957_903_104n);
+    this.firstFlowId = opts.flowIdStart ?? 539_870_570_957_903_104n;
     this.insuranceIds = new SequenceIds(1_552_272_184_833n);
     this.maxFlows = opts.maxFlowsPerAccount ?? 100_000;
   }
@@ -172,7 +177,7 @@ export class BalanceBook {
 
   /** Returns a system pool's balance of an asset. */
   pool(pool: SystemPool, asset: string): Amount {
-    return this.pools.get(`${pool}|${asset}`) ?? 0n;
+    return this.pools.get(pool)!.get(asset) ?? 0n;
   }
 
   /** Returns the insurance-fund records of `unit` (all units when absent), oldest first. */
@@ -182,18 +187,91 @@ export class BalanceBook {
 
   /** Returns an account's balance flows, oldest first, optionally of one asset. */
   flows(accountId: AccountId, asset?: string): FlowEntry[] {
-    const list = this.flowsByAccount.get(accountId) ?? [];
-    return asset === undefined ? [...list] : list.filter((f) => f.asset === asset);
+    const log = this.flowsByAccount.get(accountId);
+    if (!log) return [];
+    const code = asset === undefined ? -1 : this.assetCodes.get(asset);
+    if (code === undefined) return [];
+    return log.entries(accountId, this.firstFlowId, this.assetNames, code);
   }
 
   /** Moves `amount` from free to locked; throws -1131 when free is short. */
   lock(accountId: AccountId, asset: string, amount: Amount): void {
-    this.post([{ accountId, asset, free: -amount, locked: amount }]);
+    this.shift(accountId, asset, -amount);
   }
 
   /** Moves `amount` from locked back to free; throws -1131 when locked is short. */
   unlock(accountId: AccountId, asset: string, amount: Amount): void {
-    this.post([{ accountId, asset, free: amount, locked: -amount }]);
+    this.shift(accountId, asset, amount);
+  }
+
+  /** Moves `toFree` from locked to free (negative: free to locked) without a flow; the lean path of lock and unlock. */
+  private shift(accountId: AccountId, asset: string, toFree: Amount): void {
+    if (!this.accountsById.has(accountId)) throw venueError(-1171, [], { accountId });
+    const b = this.peek(accountId, asset);
+    const free = (b ? b.free : 0n) + toFree;
+    const locked = (b ? b.locked : 0n) - toFree;
+    if (free < 0n || locked < 0n) {
+      throw insufficient({ accountId, asset, free: (b?.free ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), freeAfter: free.toString(), lockedAfter: locked.toString() });
+    }
+    if (toFree === 0n) return;
+    const m = b ?? this.mutableBalance(accountId, asset);
+    m.free = free;
+    m.locked = locked;
+  }
+
+  /**
+   * Applies one spot fill between two different accounts in one step, as post() would with the legs
+   * of settleSpotFill (same checks, same flow entries in the same order), without building them:
+   * the buyer's `buyerRelease` of locked quote pays `quoteQty` (the rest back to free) and it receives
+   * `qty` base less `buyerFee`; the seller's `sellerRelease` of locked base pays `qty` and it receives
+   * `quoteQty` less `sellerFee`; fees go to the fee pool. Throws -1131 or -1171 having changed nothing.
+   */
+  spotFillStep(buyer: AccountId, seller: AccountId, base: string, quote: string, qty: Amount, quoteQty: Amount, buyerRelease: Amount, sellerRelease: Amount, buyerFee: Amount, sellerFee: Amount): void {
+    if (!this.accountsById.has(buyer)) throw venueError(-1171, [], { accountId: buyer });
+    if (!this.accountsById.has(seller)) throw venueError(-1171, [], { accountId: seller });
+    const bq = this.peek(buyer, quote);
+    const sb = this.peek(seller, base);
+    if (!bq || bq.locked < buyerRelease) throw insufficient({ accountId: buyer, asset: quote, locked: (bq?.locked ?? 0n).toString(), release: buyerRelease.toString() });
+    if (!sb || sb.locked < sellerRelease) throw insufficient({ accountId: seller, asset: base, locked: (sb?.locked ?? 0n).toString(), release: sellerRelease.toString() });
+    const bb = this.mutableBalance(buyer, base);
+    const sq = this.mutableBalance(seller, quote);
+    const time = this.clock.now();
+    bq.locked -= buyerRelease;
+    bq.free += buyerRelease - quoteQty;
+    bb.free += qty - buyerFee;
+    sb.locked -= sellerRelease;
+    sb.free += sellerRelease - qty;
+    sq.free += quoteQty - sellerFee;
+    this.addFlow(buyer, quote, 'TRADE', quoteQty, true, time);
+    this.addFlow(buyer, base, 'TRADE', qty, false, time);
+    this.addFlow(seller, base, 'TRADE', qty, true, time);
+    this.addFlow(seller, quote, 'TRADE', quoteQty, false, time);
+    this.addFlow(buyer, base, 'FEE', buyerFee, true, time);
+    this.addFlow(seller, quote, 'FEE', sellerFee, true, time);
+    const fees = this.pools.get('fees')!;
+    if (buyerFee > 0n) fees.set(base, (fees.get(base) ?? 0n) + buyerFee);
+    if (sellerFee > 0n) fees.set(quote, (fees.get(quote) ?? 0n) + sellerFee);
+  }
+
+  /** Writes a flow entry of a change of `size` (negative when `negative`); nothing for a zero change. */
+  private addFlow(accountId: AccountId, asset: string, flowType: FlowType, size: Amount, negative: boolean, time: number): void {
+    if (size === 0n) return;
+    let log = this.flowsByAccount.get(accountId);
+    if (!log) {
+      log = new FlowLog(this.maxFlows);
+      this.flowsByAccount.set(accountId, log);
+    }
+    log.push(this.flowCount++, time, this.assetCode(asset), flowCode(flowType), size, negative);
+  }
+
+  private assetCode(asset: string): number {
+    let c = this.assetCodes.get(asset);
+    if (c === undefined) {
+      c = this.assetNames.length;
+      this.assetNames.push(asset);
+      this.assetCodes.set(asset, c);
+    }
+    return c;
   }
 
   /** Adds `amount` to an account's free balance, paid by a system pool (default the clearing pool), with a flow of `flow`. */
@@ -233,7 +311,7 @@ export class BalanceBook {
       while (j < slots.length && (slots[j]!.accountId !== leg.accountId || slots[j]!.asset !== leg.asset)) j++;
       if (j === slots.length) {
         const b = this.peek(leg.accountId, leg.asset);
-        slots.push({ accountId: leg.accountId, asset: leg.asset, free: b ? b.free : 0n, locked: b ? b.locked : 0n, total: b ? b.free + b.locked : 0n });
+        slots.push({ accountId: leg.accountId, asset: leg.asset, free: b ? b.free : 0n, locked: b ? b.locked : 0n });
       }
       const slot = slots[j]!;
       slot.free += df;
@@ -281,14 +359,13 @@ export class BalanceBook {
     for (const f of flows) {
       if (f.change === 0n) continue;
       const slot = slots[f.slot]!;
-      slot.total += f.change;
-      this.pushFlow({ id: this.flowIds.take(), accountId: slot.accountId, asset: slot.asset, flowType: f.flow, change: f.change, total: slot.total, time });
+      this.addFlow(slot.accountId, slot.asset, f.flow, f.change < 0n ? -f.change : f.change, f.change < 0n, time);
     }
     for (const p of pools) {
       if (p.delta === 0n) continue;
-      const key = `${p.pool}|${p.asset}`;
-      const v = (this.pools.get(key) ?? 0n) + p.delta;
-      this.pools.set(key, v);
+      const m = this.pools.get(p.pool)!;
+      const v = (m.get(p.asset) ?? 0n) + p.delta;
+      m.set(p.asset, v);
       if (p.pool === 'outside') {
         const m = p.delta < 0n ? this.inflow : this.outflow;
         m.set(p.asset, (m.get(p.asset) ?? 0n) + (p.delta < 0n ? -p.delta : p.delta));
@@ -316,15 +393,6 @@ export class BalanceBook {
     return b;
   }
 
-  private pushFlow(f: FlowEntry): void {
-    let list = this.flowsByAccount.get(f.accountId);
-    if (!list) {
-      list = [];
-      this.flowsByAccount.set(f.accountId, list);
-    }
-    list.push(f);
-    if (list.length > 2 * this.maxFlows) list.splice(0, list.length - this.maxFlows);
-  }
 
   /** Returns, per asset, where the money sits and how much came in and left; users + fees + insurance + clearing = inflow − outflow. */
   audit(): AssetAudit[] {
@@ -336,7 +404,7 @@ export class BalanceBook {
         users.set(asset, (users.get(asset) ?? 0n) + b.free + b.locked);
       }
     }
-    for (const key of this.pools.keys()) assets.add(key.slice(key.indexOf('|') + 1));
+    for (const m of this.pools.values()) for (const asset of m.keys()) assets.add(asset);
     return [...assets].sort().map((asset) => ({
       asset,
       users: users.get(asset) ?? 0n,
@@ -353,10 +421,10 @@ export class BalanceBook {
     const users = [...this.users.keys()].sort().map((u) => [u, this.accounts(u).map((a) => [a.accountId, a.accountType, a.accountIndex, a.accountName])]);
     const keys = [...this.keys.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.userId, v.accountIndex]);
     const balances = [...this.balancesByAccount.keys()].sort().map((id) => [id, this.balances(id).map((b) => [b.asset, b.free.toString(), b.locked.toString()])]);
-    const pools = POOLS.map((p) => [p, [...this.pools.entries()].filter(([k]) => k.startsWith(`${p}|`)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString()])]);
-    const flows = [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flowsByAccount.get(id)!.map((f) => [f.id, f.asset, f.flowType, f.change.toString(), f.total.toString(), f.time])]);
+    const pools = POOLS.map((p) => [p, [...this.pools.get(p)!.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, v]) => [`${p}|${asset}`, v.toString()])]);
+    const flows = [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flows(id).map((f) => [f.id, f.asset, f.flowType, f.change.toString(), f.total.toString(), f.time])]);
     const insurance = this.insurance.map((r) => [r.id, r.timestamp, r.value.toString(), r.unit]);
-    const ids = [this.userIds.peek(), this.accountIds.peek(), this.flowIds.peek(), this.insuranceIds.peek()];
+    const ids = [this.userIds.peek(), this.accountIds.peek(), (this.firstFlowId + BigInt(this.flowCount)).toString(), this.insuranceIds.peek()];
     return { users, keys, balances, pools, flows, insurance, ids };
   }
 }

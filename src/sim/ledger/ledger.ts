@@ -3,7 +3,7 @@ import { SequenceIds } from '../../core/ids.ts';
 import type { Amount } from './amount.ts';
 import { BalanceBook } from './balances.ts';
 import { invalidParam } from './errors.ts';
-import { parseFeeRates, settleSpotFill, type FeeRateAmounts } from './spot.ts';
+import { parseFeeRates, settleSpotFill, settleSpotQuote, type FeeRateAmounts } from './spot.ts';
 import { transfer, transferPending } from './transfers.ts';
 import type {
   AccountId,
@@ -56,6 +56,13 @@ export class Ledger extends BalanceBook {
   settleSpotFill(fill: SpotFill): SpotFillResult {
     return settleSpotFill(this, fill, (id) => this.spotFeesOf(id));
   }
+
+  /** Settles a spot fill whose exact quote amount the caller has (see settleSpotQuote); returns both fees. */
+  settleSpotQuote(base: string, quote: string, qty: Amount, quoteQty: Amount, buyerId: AccountId, buyerMaker: boolean, buyerRelease: Amount, sellerId: AccountId, sellerMaker: boolean, sellerRelease: Amount): SpotFillResult {
+    return settleSpotQuote(this, base, quote, qty, quoteQty, buyerId, buyerMaker, buyerRelease, sellerId, sellerMaker, sellerRelease, this.feesOf);
+  }
+
+  private readonly feesOf = (id: AccountId): FeeRateAmounts => this.spotFees.get(id) ?? this.defaultSpotFees;
 
   /** Moves funds between a user's accounts under venue-api.md's transfer rules (-1130, -1172, -1131). */
   transfer(actor: TransferActor, req: TransferRequest): void {

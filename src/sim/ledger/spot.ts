@@ -44,23 +44,44 @@ export function settleSpotFill(book: BalanceBook, fill: SpotFill, ratesOf: (acco
   const sellerRelease = seller.release ?? qty;
   if (buyerRelease < quoteQty) throw insufficient({ side: 'buyer', accountId: buyer.accountId, release: buyerRelease.toString(), pays: quoteQty.toString() });
   if (sellerRelease < qty) throw insufficient({ side: 'seller', accountId: seller.accountId, release: sellerRelease.toString(), pays: qty.toString() });
-  const buyerRates = ratesOf(buyer.accountId);
-  const sellerRates = ratesOf(seller.accountId);
-  const buyerFee = feeOn(qty, buyer.isMaker ? buyerRates.maker : buyerRates.taker);
-  const sellerFee = feeOn(quoteQty, seller.isMaker ? sellerRates.maker : sellerRates.taker);
+  return settleSpotQuote(book, base, quote, qty, quoteQty, buyer.accountId, buyer.isMaker, buyerRelease, seller.accountId, seller.isMaker, sellerRelease, ratesOf);
+}
+
+/**
+ * Settles one spot fill whose quote amount the caller already has exactly (the engine's
+ * ticks × lots × unit): the same step as settleSpotFill without rebuilding the product or
+ * allocating the fill's description. Each release must cover what that side pays.
+ */
+export function settleSpotQuote(
+  book: BalanceBook, base: string, quote: string, qty: Amount, quoteQty: Amount,
+  buyerId: string, buyerMaker: boolean, buyerRelease: Amount, sellerId: string, sellerMaker: boolean, sellerRelease: Amount,
+  ratesOf: (accountId: string) => FeeRateAmounts,
+): SpotFillResult {
+  if (buyerRelease < quoteQty) throw insufficient({ side: 'buyer', accountId: buyerId, release: buyerRelease.toString(), pays: quoteQty.toString() });
+  if (sellerRelease < qty) throw insufficient({ side: 'seller', accountId: sellerId, release: sellerRelease.toString(), pays: qty.toString() });
+  const buyerRates = ratesOf(buyerId);
+  const sellerRates = ratesOf(sellerId);
+  const buyerRate = buyerMaker ? buyerRates.maker : buyerRates.taker;
+  const sellerRate = sellerMaker ? sellerRates.maker : sellerRates.taker;
+  const buyerFee = buyerRate === 0n ? 0n : feeOn(qty, buyerRate);
+  const sellerFee = sellerRate === 0n ? 0n : feeOn(quoteQty, sellerRate);
+  if (buyerId !== sellerId && base !== quote) {
+    book.spotFillStep(buyerId, sellerId, base, quote, qty, quoteQty, buyerRelease, sellerRelease, buyerFee, sellerFee);
+    return { quoteQty, buyerFee, sellerFee };
+  }
   const legs: Posting[] = [
-    { accountId: buyer.accountId, asset: quote, locked: -buyerRelease, free: buyerRelease - quoteQty, flow: 'TRADE' },
-    { accountId: buyer.accountId, asset: base, free: qty, flow: 'TRADE' },
-    { accountId: seller.accountId, asset: base, locked: -sellerRelease, free: sellerRelease - qty, flow: 'TRADE' },
-    { accountId: seller.accountId, asset: quote, free: quoteQty, flow: 'TRADE' },
+    { accountId: buyerId, asset: quote, locked: -buyerRelease, free: buyerRelease - quoteQty, flow: 'TRADE' },
+    { accountId: buyerId, asset: base, free: qty, flow: 'TRADE' },
+    { accountId: sellerId, asset: base, locked: -sellerRelease, free: sellerRelease - qty, flow: 'TRADE' },
+    { accountId: sellerId, asset: quote, free: quoteQty, flow: 'TRADE' },
   ];
   const pools: PoolPosting[] = [];
   if (buyerFee > 0n) {
-    legs.push({ accountId: buyer.accountId, asset: base, free: -buyerFee, flow: 'FEE' });
+    legs.push({ accountId: buyerId, asset: base, free: -buyerFee, flow: 'FEE' });
     pools.push({ pool: 'fees', asset: base, delta: buyerFee });
   }
   if (sellerFee > 0n) {
-    legs.push({ accountId: seller.accountId, asset: quote, free: -sellerFee, flow: 'FEE' });
+    legs.push({ accountId: sellerId, asset: quote, free: -sellerFee, flow: 'FEE' });
     pools.push({ pool: 'fees', asset: quote, delta: sellerFee });
   }
   book.post(legs, pools);

@@ -1,0 +1,102 @@
+/** One account's kept balance-flow entries in columns (numbers unboxed, no object per entry), because a busy venue writes several per fill and keeps them for the balance-flow endpoint. */
+import type { Amount } from './amount.ts';
+import { FLOW_TYPES, type AccountId, type FlowEntry, type FlowType } from './types.ts';
+
+/** Flow types by code (their position in FLOW_TYPES). */
+export const FLOW_TYPE_BY_CODE = Object.keys(FLOW_TYPES) as FlowType[];
+const CODE_OF_FLOW = new Map<FlowType, number>(FLOW_TYPE_BY_CODE.map((t, i) => [t, i]));
+
+/** Returns the small-integer code of a flow type. */
+export function flowCode(t: FlowType): number {
+  return CODE_OF_FLOW.get(t)!;
+}
+
+/** An entry as exported: [seq, time, assetCode, flowCode, signed change]. */
+export type RawFlow = [number, number, number, number, string];
+
+/**
+ * The entries of one account, oldest first. An entry is its number in the ledger's flow sequence,
+ * its time, asset and flow type codes and the size and sign of its change. The size is the very
+ * bigint the step moved (a fill's quantity is shared by the buyer's and the seller's entries), and
+ * totals are not stored: every change of a total writes an entry, so the total after an entry is the
+ * total before the oldest kept entry plus the changes up to it, computed when the entries are read.
+ * When more than twice `keep` entries are held the oldest are dropped down to `keep` (amortized O(1)).
+ */
+export class FlowLog {
+  private readonly seqs: number[] = [];
+  private readonly times: number[] = [];
+  /** (assetCode × 64 + flow type code) × 2 + 1 when the change is negative. */
+  private readonly codes: number[] = [];
+  private readonly sizes: Amount[] = [];
+  /** Per asset code: the total before the oldest kept entry. */
+  private readonly base = new Map<number, Amount>();
+
+  constructor(private readonly keep: number) {}
+
+  /** Returns the number of entries held. */
+  get length(): number {
+    return this.seqs.length;
+  }
+
+  /** Appends one entry: a change of `size` (≥ 0), negative when `negative`. */
+  push(seq: number, time: number, assetCode: number, flow: number, size: Amount, negative: boolean): void {
+    this.seqs.push(seq);
+    this.times.push(time);
+    this.codes.push((assetCode * 64 + flow) * 2 + (negative ? 1 : 0));
+    this.sizes.push(size);
+    if (this.seqs.length > 2 * this.keep) this.drop(this.seqs.length - this.keep);
+  }
+
+  private drop(n: number): void {
+    for (let i = 0; i < n; i++) {
+      const a = this.assetOf(i);
+      this.base.set(a, (this.base.get(a) ?? 0n) + this.changeAt(i));
+    }
+    this.seqs.splice(0, n);
+    this.times.splice(0, n);
+    this.codes.splice(0, n);
+    this.sizes.splice(0, n);
+  }
+
+  private assetOf(i: number): number {
+    return Math.floor(this.codes[i]! / 128);
+  }
+
+  private changeAt(i: number): Amount {
+    return this.codes[i]! % 2 === 1 ? -this.sizes[i]! : this.sizes[i]!;
+  }
+
+  /** Returns the entries (of one asset code, or all when `assetCode` is negative) as FlowEntries, oldest first. */
+  entries(accountId: AccountId, firstId: bigint, assets: readonly string[], assetCode: number): FlowEntry[] {
+    const totals = new Map(this.base);
+    const out: FlowEntry[] = [];
+    for (let i = 0; i < this.seqs.length; i++) {
+      const a = this.assetOf(i);
+      const change = this.changeAt(i);
+      const total = (totals.get(a) ?? 0n) + change;
+      totals.set(a, total);
+      if (assetCode >= 0 && a !== assetCode) continue;
+      out.push({
+        id: (firstId + BigInt(this.seqs[i]!)).toString(), accountId, asset: assets[a]!,
+        flowType: FLOW_TYPE_BY_CODE[Math.floor(this.codes[i]! / 2) % 64]!, change, total, time: this.times[i]!,
+      });
+    }
+    return out;
+  }
+
+  /** Returns the log as plain data: base totals by asset code and the raw entries. */
+  exportData(): { base: [number, string][]; entries: RawFlow[] } {
+    const base = [...this.base.entries()].sort(([a], [b]) => a - b).map(([a, v]): [number, string] => [a, v.toString()]);
+    const entries = this.seqs.map((seq, i): RawFlow => [seq, this.times[i]!, this.assetOf(i), Math.floor(this.codes[i]! / 2) % 64, this.changeAt(i).toString()]);
+    return { base, entries };
+  }
+
+  /** Loads data written by exportData into an empty log. */
+  importData(d: { base: [number, string][]; entries: RawFlow[] }): void {
+    for (const [a, v] of d.base) this.base.set(a, BigInt(v));
+    for (const [seq, time, asset, flow, change] of d.entries) {
+      const c = BigInt(change);
+      this.push(seq, time, asset, flow, c < 0n ? -c : c, c < 0n);
+    }
+  }
+}

@@ -104,7 +104,8 @@ export interface ContractOrder {
   readonly clientOrderId: string;
   readonly symbol: string;
   readonly price: string;
-  readonly leverage: string;
+  /** Absent when the venue sends none or an empty string (a close order may carry no leverage; venue-notes.md: accept both forms). */
+  readonly leverage?: string;
   readonly origQty: string;
   readonly executedQty: string;
   readonly avgPrice: string;
@@ -194,7 +195,7 @@ export function parseContractOrder(raw: unknown, path = 'order'): ContractOrder 
     clientOrderId: reqId(o, 'clientOrderId', path),
     symbol: reqString(o, 'symbol', path),
     price: reqDecimal(o, 'price', path),
-    leverage: reqDecimal(o, 'leverage', path),
+    leverage: optDecimal(o, 'leverage', path, true),
     origQty: reqDecimal(o, 'origQty', path),
     executedQty: reqDecimal(o, 'executedQty', path),
     avgPrice: reqDecimal(o, 'avgPrice', path),

@@ -209,7 +209,8 @@ export function parseContractExecutionReport(raw: unknown, path = 'event'): Cont
     ...reportFields(o, path),
     side: reqEnum(o, 'S', path, REPORT_SIDES),
     isClose: optBool(o, 'C', path),
-    leverage: optDecimal(o, 'v', path),
+    // A close order may carry no leverage: the simulated venue sends "" for it.
+    leverage: optDecimal(o, 'v', path, true),
   };
 }
 

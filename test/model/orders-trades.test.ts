@@ -32,6 +32,16 @@ describe('contract orders', () => {
     const o = m.parseContractOrder(payload('contract-new-order.official'));
     expect(o).toMatchObject({ orderId: '469961015902208000', time: 1570759718825, updateTime: 0, leverage: '12.08', marginLocked: '0.00005047', side: 'BUY_OPEN', priceType: 'INPUT', orderType: 'LIMIT', fees: [] });
   });
+
+  it('reads a close order whose leverage is "" (as the simulated venue answers it) or absent as one without leverage', () => {
+    // The published placement answer turned into a close, in both forms a venue may send.
+    const published = payload('contract-new-order.official') as Record<string, unknown>;
+    const close = { ...published, side: 'SELL_CLOSE', leverage: '' };
+    expect(m.parseContractOrder(close)).toMatchObject({ side: 'SELL_CLOSE', leverage: undefined, price: '8200', origQty: '5' });
+    const { leverage: _dropped, ...absent } = published;
+    expect(m.parseContractOrder({ ...absent, side: 'SELL_CLOSE' }).leverage).toBeUndefined();
+    expect(() => m.parseContractOrder({ ...published, leverage: 'x' })).toThrow(/leverage/);
+  });
 });
 
 describe('trades', () => {

@@ -16,6 +16,12 @@ describe('user data stream', () => {
     expect(ev).toMatchObject({ kind: 'contractExecution', eventTime: 1590553032232, orderId: '635999362524162048', side: 'SELL', status: 'FILLED', isClose: true, leverage: '3', cumQuote: '17679.2', commissionAsset: 'BUSDT' });
   });
 
+  it('reads a contract report whose leverage `v` is "" as one without leverage', () => {
+    const published = payload('ws-user-contract-execution-report.hbtc') as Record<string, unknown>;
+    const [ev] = m.parseUserStreamFrame({ ...published, v: '' });
+    expect(ev).toMatchObject({ kind: 'contractExecution', isClose: true, leverage: undefined });
+  });
+
   it('reads account and position updates', () => {
     expect(m.parseUserStreamFrame(payload('ws-user-account-update.official'))).toEqual([
       { kind: 'account', eventTime: 1499405658849, canTrade: true, canWithdraw: true, canDeposit: true, updateTime: undefined, balances: [{ asset: 'LTC', free: '17366.18538083', locked: '0' }] },

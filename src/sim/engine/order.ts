@@ -8,6 +8,18 @@ export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | '
 
 const MAX_SAFE = 9007199254740991;
 
+/** The rarely set fields of an order. */
+class OrderExtra {
+  origQtyText = '';
+  cumQuoteBig = 0n;
+  leverage = '';
+  priceType = 'INPUT';
+  triggerTicks = 0;
+  waiting = false;
+  triggerUp = true;
+  triggered = false;
+}
+
 /** One order of the simulated venue, in integer units; texts are made only when a view or event needs them. */
 export class SimOrder implements BookEntry {
   // Book entry.
@@ -23,30 +35,19 @@ export class SimOrder implements BookEntry {
   origLots: number;
   /** A spot MARKET BUY's quote amount in qunits (Infinity otherwise). */
   quoteBudget = Infinity;
-  /** The quote amount text of a MARKET BUY as sent (its origQty). */
-  origQtyText = '';
   executedLots = 0;
-  /** Cumulative quote (price × lots) in qunits while safe, the overflow in cumQuoteBig. */
+  /** Cumulative quote (price × lots) in qunits while it is a safe integer (see cumQuoteUnits). */
   cumQuote = 0;
-  cumQuoteBig = 0n;
   status: OrderStatus = 'NEW';
-  updateTime: number;
+  /** updateTime − time: a small integer, so the order holds no boxed second time. */
+  private updated = 0;
   /** Funds still locked for this order (quote for a spot buy, base for a spot sell, margin for a contract order). */
   locked: Amount = 0n;
   /** Fees paid so far, in feeAsset. */
   fee: Amount = 0n;
   feeAsset = '';
-
-  // Contract fields (unused on spot orders).
-  leverage = '';
-  priceType = 'INPUT';
-  triggerTicks = 0;
-  /** A STOP order waiting for its trigger (not on the book). */
-  waiting = false;
-  /** A STOP order triggers when the last price rises to (true) or falls to (false) its trigger. */
-  triggerUp = true;
-  /** A STOP order that was triggered. */
-  triggered = false;
+  /** Fields most orders never set (contract terms, MARKET BUY text, quote overflow), made on first write. */
+  private x: OrderExtra | null = null;
 
   constructor(
     /** Internal sequence number: orders compare by it where the venue's orderId would compare. */
@@ -70,7 +71,92 @@ export class SimOrder implements BookEntry {
     this.origLots = origLots;
     this.owner = owner;
     this.bookSide = side === 'BUY' || side === 'BUY_OPEN' || side === 'BUY_CLOSE' ? 0 : 1;
-    this.updateTime = time;
+  }
+
+  private extra(): OrderExtra {
+    if (this.x === null) this.x = new OrderExtra();
+    return this.x;
+  }
+
+  /** Returns the time of the last change. */
+  get updateTime(): number {
+    return this.time + this.updated;
+  }
+
+  set updateTime(t: number) {
+    this.updated = t - this.time;
+  }
+
+  /** Returns the quote amount text of a MARKET BUY as sent (its origQty). */
+  get origQtyText(): string {
+    return this.x?.origQtyText ?? '';
+  }
+
+  set origQtyText(v: string) {
+    this.extra().origQtyText = v;
+  }
+
+  /** Returns the cumulative quote beyond the safe-integer part, in qunits. */
+  get cumQuoteBig(): bigint {
+    return this.x?.cumQuoteBig ?? 0n;
+  }
+
+  set cumQuoteBig(v: bigint) {
+    this.extra().cumQuoteBig = v;
+  }
+
+  /** Returns the leverage as sent (contract). */
+  get leverage(): string {
+    return this.x?.leverage ?? '';
+  }
+
+  set leverage(v: string) {
+    this.extra().leverage = v;
+  }
+
+  /** Returns the contract priceType (INPUT for spot). */
+  get priceType(): string {
+    return this.x?.priceType ?? 'INPUT';
+  }
+
+  set priceType(v: string) {
+    this.extra().priceType = v;
+  }
+
+  /** Returns a STOP order's trigger in ticks (0 otherwise). */
+  get triggerTicks(): number {
+    return this.x?.triggerTicks ?? 0;
+  }
+
+  set triggerTicks(v: number) {
+    this.extra().triggerTicks = v;
+  }
+
+  /** Returns true for a STOP order waiting for its trigger (not on the book). */
+  get waiting(): boolean {
+    return this.x?.waiting ?? false;
+  }
+
+  set waiting(v: boolean) {
+    this.extra().waiting = v;
+  }
+
+  /** Returns true when a STOP order triggers as the last price rises to its trigger, false as it falls. */
+  get triggerUp(): boolean {
+    return this.x?.triggerUp ?? true;
+  }
+
+  set triggerUp(v: boolean) {
+    this.extra().triggerUp = v;
+  }
+
+  /** Returns true for a STOP order that was triggered. */
+  get triggered(): boolean {
+    return this.x?.triggered ?? false;
+  }
+
+  set triggered(v: boolean) {
+    this.extra().triggered = v;
   }
 
   /** Returns true while the order can still trade or be cancelled. */
@@ -87,13 +173,13 @@ export class SimOrder implements BookEntry {
   addFill(lots: number, price: number, time: number): void {
     this.executedLots += lots;
     const q = price * lots;
-    if (this.cumQuoteBig === 0n && q <= MAX_SAFE && this.cumQuote + q <= MAX_SAFE) {
+    if ((this.x === null || this.x.cumQuoteBig === 0n) && q <= MAX_SAFE && this.cumQuote + q <= MAX_SAFE) {
       this.cumQuote += q;
     } else {
       this.cumQuoteBig += BigInt(this.cumQuote) + BigInt(price) * BigInt(lots);
       this.cumQuote = 0;
     }
-    this.updateTime = time;
+    this.updated = time - this.time;
   }
 
   /** Returns the cumulative quote in qunits as a bigint. */

@@ -65,7 +65,6 @@ describe('executor + RestGateway against the simulated venue on 127.0.0.1', () =
     });
     await quote('SELL_OPEN', '30000', '100', 1);
     await quote('SELL_OPEN', '30100.5', '100', 2);
-    // Closes are left out: the venue answers a close order with leverage "", which the model's parser refuses (reported).
     const c = (side: 'BUY_OPEN', price: string, quantity: string) => ({
       kind: 'placeContract' as const, strategyId: 'trend', symbol: 'BTC-SWAP-USDT', clientOrderId: r!.ex.nextClientOrderId(), side,
       orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price, quantity, leverage: '5', timeInForce: 'IOC' as const,
@@ -79,6 +78,41 @@ describe('executor + RestGateway against the simulated venue on 127.0.0.1', () =
     expect(compareDecimal(new Decimal(lp!.avgPrice).toDecimalPlaces(1, Decimal.ROUND_DOWN).toFixed(), vp!.avgPrice)).toBe(0);
     await r.ex.reconcile();
     expect(r.portfolio.view().positions.map((p) => [p.side, p.qty])).toEqual([[vp!.side, vp!.position]]);
+  });
+});
+
+describe('contract close against the venue', () => {
+  it('closes a long with SELL_CLOSE: the order ends FILLED (not unknown), the position is gone and the realized PnL (5 USDT less both fees) is what the venue’s account moved by', async () => {
+    r = await startRig();
+    const quote = (side: 'SELL_OPEN' | 'BUY_OPEN', price: string, n: number) => r!.counter.newContractOrder({
+      clientOrderId: `cq-${n}`, symbol: 'BTC-SWAP-USDT', side, orderType: 'LIMIT', priceType: 'INPUT', price, quantity: '100', leverage: '5', timeInForce: 'GTC',
+    });
+    const mine = (side: 'BUY_OPEN' | 'SELL_CLOSE', price: string) => ({
+      kind: 'placeContract' as const, strategyId: 'trend', symbol: 'BTC-SWAP-USDT', clientOrderId: r!.ex.nextClientOrderId(), side,
+      orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price, quantity: '100', timeInForce: 'IOC' as const,
+      ...(side === 'BUY_OPEN' ? { leverage: '5' } : {}),
+    });
+    const before = (await r.gateway.balances()).contract['USDT']!;
+    await quote('SELL_OPEN', '30000', 1);
+    const open = r.ex.submit(mine('BUY_OPEN', '30000'));
+    expect(await until(r, () => statusOf(r!.ex.order(open)!) === 'FILLED')).toBe(true);
+    await quote('BUY_OPEN', '30500', 2);
+    const close = r.ex.submit(mine('SELL_CLOSE', '30500'));
+    expect(await until(r, () => allSettled(r!))).toBe(true);
+    expect({ status: statusOf(r.ex.order(close)!), outcome: r.ex.order(close)!.outcome }).toEqual({ status: 'FILLED', outcome: 'placed' });
+    await r.ex.syncFills();
+    expect(await r.gateway.positions()).toEqual([]);
+    expect(r.portfolio.view().positions).toEqual([]);
+    const trades = await r.gateway.tradesSince('contract');
+    expect(trades.filter((f) => f.orderId === r!.ex.order(close)!.orderId).map((f) => [f.side, f.qty, f.price])).toEqual([['SELL_CLOSE', '100', '30500']]);
+    const venueFees = trades.reduce((a, f) => a.plus(f.fee), new Decimal(0));
+    // 100 contracts × 0.0001 × (30500 − 30000) = 5 USDT before fees; both fills' fees come off it.
+    const expected = new Decimal('5').minus(venueFees);
+    expect(r.portfolio.view().realized['BTC-SWAP-USDT']).toBe(expected.toFixed());
+    expect(venueFees.isZero()).toBe(false);
+    const after = (await r.gateway.balances()).contract['USDT']!;
+    expect(new Decimal(after.total).minus(before.total).toFixed()).toBe(expected.toFixed());
+    expect(r.portfolio.view().contract['USDT']!.total).toBe(after.total);
   });
 });
 

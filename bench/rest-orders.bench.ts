@@ -28,15 +28,19 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-/** Runs `n` calls one after another; returns calls per second and pushes each latency (µs) to `lat`. */
-async function measure(n: number, call: () => Promise<unknown>, lat?: number[]): Promise<number> {
+/** Runs `n` calls one after another; returns calls per second, pushes each latency (µs) to `lat` and the process CPU µs per call to `cpu`. */
+async function measure(n: number, call: () => Promise<unknown>, lat?: number[], cpu?: number[]): Promise<number> {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const s = process.hrtime.bigint();
     await call();
     lat?.push(Number(process.hrtime.bigint() - s) / 1000);
   }
-  return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const c = process.cpuUsage(c0);
+  cpu?.push((c.user + c.system) / n);
+  return rate;
 }
 
 /** Prints placements/s of our client against the venue and bare undici requests/s (median of interleaved rounds), latencies, and their ratio. */
@@ -77,10 +81,12 @@ export async function run(): Promise<void> {
     const bareRates: number[] = [];
     const oursLat: number[] = [];
     const bareLat: number[] = [];
+    const oursCpu: number[] = [];
+    const bareCpu: number[] = [];
     // Interleaved rounds share the machine's noise (other processes on 2 cores) fairly between the two sides.
     for (let r = 0; r < ROUNDS; r++) {
-      oursRates.push(await measure(PER_ROUND, ours, oursLat));
-      bareRates.push(await measure(PER_ROUND, bareCall, bareLat));
+      oursRates.push(await measure(PER_ROUND, ours, oursLat, oursCpu));
+      bareRates.push(await measure(PER_ROUND, bareCall, bareLat, bareCpu));
     }
     oursLat.sort((a, b) => a - b);
     bareLat.sort((a, b) => a - b);
@@ -88,6 +94,8 @@ export async function run(): Promise<void> {
     const b = median(bareRates);
     const ratios = oursRates.map((x, i) => x / bareRates[i]!);
     console.log(`rest-orders: ours p50 ${pct(oursLat, 0.5).toFixed(0)} µs p99 ${pct(oursLat, 0.99).toFixed(0)} µs; bare undici p50 ${pct(bareLat, 0.5).toFixed(0)} µs p99 ${pct(bareLat, 0.99).toFixed(0)} µs`);
+    // CPU time per request is what the code costs; wall time also holds the waits other processes impose on a shared machine.
+    console.log(`rest-orders: process CPU per request (both ends in this process): ours ${median(oursCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs, ratio ${(median(bareCpu) / median(oursCpu)).toFixed(2)}`);
     console.log(`rest-orders: ${WARMUP} warm-up requests each, then ${ROUNDS} interleaved rounds of ${PER_ROUND} sequential requests on one keep-alive connection; round ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}`);
     console.log(`bench rest-orders: ${a.toFixed(0)} orders/s vs bare undici ${b.toFixed(0)} req/s, ratio ${(a / b).toFixed(2)}`);
   } finally {

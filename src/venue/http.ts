@@ -1,6 +1,6 @@
 /** The HTTP leg of the REST client: one undici keep-alive Pool, timeouts, and a plain account of what happened to each request. */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import type { Clock } from '../core/clock.ts';
+import type { Clock, TimerHandle } from '../core/clock.ts';
 
 /** Timeouts in ms. undici enforces connect/headers/body on its own timers; `requestMs` runs on the injected clock. */
 export interface HttpTimeouts {
@@ -109,6 +109,8 @@ class Answer implements HttpAnswer {
  */
 class Exchange implements Dispatcher.DispatchHandler {
   timedOut = false;
+  /** The request timeout on the client's clock; cancelled when the exchange settles. */
+  timer: TimerHandle | undefined;
   private abortFn: ((err?: Error) => void) | undefined;
   private status = 0;
   private raw: Buffer[] = [];
@@ -142,10 +144,12 @@ class Exchange implements Dispatcher.DispatchHandler {
   onComplete(): void {
     const c = this.chunks;
     const text = c.length === 0 ? '' : c.length === 1 ? c[0]!.toString('utf8') : Buffer.concat(c).toString('utf8');
+    this.timer?.cancel();
     this.resolve(new Answer(this.status, this.raw, text));
   }
 
   onError(err: Error): void {
+    this.timer?.cancel();
     this.reject(classifyFailure(err, this.timedOut));
   }
 }
@@ -173,17 +177,8 @@ export class HttpTransport {
   /** Returns the answer, or throws HttpFailure saying whether the request may have reached the venue. */
   send(req: HttpRequest): Promise<HttpAnswer> {
     return new Promise<HttpAnswer>((resolve, reject) => {
-      const timer = this.clock.setTimeout(() => ex.timeout(), this.timeouts.requestMs);
-      const ex = new Exchange(
-        (a) => {
-          timer.cancel();
-          resolve(a);
-        },
-        (e) => {
-          timer.cancel();
-          reject(e);
-        },
-      );
+      const ex = new Exchange(resolve, reject);
+      ex.timer = this.clock.setTimeout(() => ex.timeout(), this.timeouts.requestMs);
       this.pool.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body ?? null }, ex);
     });
   }

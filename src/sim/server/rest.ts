@@ -140,16 +140,17 @@ function answerError(d: RestDeps, res: ServerResponse, e: unknown): void {
 }
 
 function send(d: RestDeps, res: ServerResponse, status: number, body: string, headers: Record<string, string> | undefined): void {
-  const write = (): void => {
-    if (res.writableEnded || res.destroyed) return;
-    const h: Record<string, string | number> = { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) };
-    if (headers) Object.assign(h, headers);
-    res.writeHead(status, h);
-    res.end(body);
-  };
   const lat = d.faults.settings.latencyMs;
-  if (lat > 0) d.clock.setTimeout(write, lat);
-  else write();
+  if (lat > 0) d.clock.setTimeout(() => writeAnswer(res, status, body, headers), lat);
+  else writeAnswer(res, status, body, headers);
+}
+
+function writeAnswer(res: ServerResponse, status: number, body: string, headers: Record<string, string> | undefined): void {
+  if (res.writableEnded || res.destroyed) return;
+  const h: Record<string, string | number> = { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) };
+  if (headers) Object.assign(h, headers);
+  res.writeHead(status, h);
+  res.end(body);
 }
 
 /** Reads the whole body up to `max` bytes; past that it answers -1004 and discards the rest. */
@@ -164,11 +165,6 @@ function readBody(req: IncomingMessage, max: number, done: (err: ApiError | unde
   let size = 0;
   let over = false;
   let finished = false;
-  const finish = (err: ApiError | undefined, body: Buffer): void => {
-    if (finished) return;
-    finished = true;
-    done(err, body);
-  };
   req.on('data', (c: Buffer) => {
     if (over) return;
     size += c.length;
@@ -179,6 +175,14 @@ function readBody(req: IncomingMessage, max: number, done: (err: ApiError | unde
     }
     chunks.push(c);
   });
-  req.on('end', () => finish(over ? new ApiError(-1004, 'Bad request') : undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-  req.on('error', () => finish(new ApiError(-1004, 'Bad request'), Buffer.alloc(0)));
+  req.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(over ? new ApiError(-1004, 'Bad request') : undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  });
+  req.on('error', () => {
+    if (finished) return;
+    finished = true;
+    done(new ApiError(-1004, 'Bad request'), Buffer.alloc(0));
+  });
 }

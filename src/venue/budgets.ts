@@ -81,12 +81,21 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
+/** Longest wait for the answer of the probe sent after a 429 pause. */
+const PROBE_MS = 5_000;
+
 /** The client's rate budgets. Requests go out in the order asked, each as soon as every budget it draws on has room. */
 export class RateBudgets {
   private windows: { kind: BudgetKind; window: SlidingWindow }[] = [];
   private readonly pausedUntil: Record<BudgetKind, number> = { REQUEST_WEIGHT: 0, ORDERS: 0 };
   private readonly strikes: Record<BudgetKind, number> = { REQUEST_WEIGHT: 0, ORDERS: 0 };
   private banEnd = 0;
+  /**
+   * After a 429 pause the first request goes alone (a probe) and the rest wait for its answer: requests
+   * released together would reach the venue while it may still count the wait, and earn a 418.
+   */
+  private probe: 'none' | 'armed' | 'inflight' = 'none';
+  private probeAt = 0;
   private readonly queue: Waiter[] = [];
   private timer: TimerHandle | undefined;
   private readonly listeners = new Set<(ev: BudgetEvent) => void>();
@@ -166,9 +175,17 @@ export class RateBudgets {
     const pause = retryAfterMs ?? Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** (strikes - 1));
     const until = this.clock.now() + pause;
     if (until > this.pausedUntil[kind]) this.pausedUntil[kind] = until;
+    if (kind === 'REQUEST_WEIGHT') this.probe = 'armed';
     this.emit({ type: 'paused', kind, until: this.pausedUntil[kind] });
     this.pump();
     return pause;
+  }
+
+  /** Records that a request sent through the budgets got an answer or failed: a probe after a 429 lets the others go (a 429 arms a new one). */
+  answered(): void {
+    if (this.probe !== 'inflight') return;
+    this.probe = 'none';
+    this.pump();
   }
 
   /** Records an answer that was not a 429, which ends the back-off streak of the kinds it drew on. */
@@ -201,6 +218,11 @@ export class RateBudgets {
 
   private waitFor(charge: Charge): { ms: number; budget: string } {
     const now = this.clock.now();
+    // While a probe is out, wait for its answer (answered() pumps); a probe never answered frees the rest after PROBE_MS.
+    if (this.probe === 'inflight') {
+      if (now - this.probeAt < PROBE_MS) return { ms: PROBE_MS - (now - this.probeAt), budget: 'REQUEST_WEIGHT (probe after 429 in flight)' };
+      this.probe = 'none';
+    }
     let ms = Math.max(0, this.pausedUntil.REQUEST_WEIGHT - now);
     let budget = ms > 0 ? 'REQUEST_WEIGHT (paused after 429)' : '';
     if (charge.orders > 0 && this.pausedUntil.ORDERS - now > ms) {
@@ -222,6 +244,10 @@ export class RateBudgets {
 
   private charge(charge: Charge): void {
     const now = this.clock.now();
+    if (this.probe === 'armed') {
+      this.probe = 'inflight';
+      this.probeAt = now;
+    }
     for (const { kind, window } of this.windows) {
       const cost = kind === 'ORDERS' ? charge.orders : charge.weight;
       if (cost > 0) window.charge(cost, now);

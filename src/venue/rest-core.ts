@@ -130,11 +130,18 @@ export class RestCore {
     try {
       answer = await this.http.send(req);
     } catch (err) {
+      this.budgets.answered();
       this.log.warn({ ...ctx, err: err instanceof Error ? err.message : String(err) }, 'venue request failed');
       throw err instanceof HttpFailure ? failureError(ep as Endpoint<unknown, unknown>, ctx, err) : err;
     }
     if (debug) this.log.debug({ ...ctx, status: answer.status, ms: this.clock.now() - started }, 'venue answer');
-    const value = interpretAnswer(ep as Endpoint<unknown, T>, ctx, answer, this.budgets);
+    let value: T;
+    try {
+      value = interpretAnswer(ep as Endpoint<unknown, T>, ctx, answer, this.budgets);
+    } finally {
+      // After interpretAnswer, so that a 429 has re-armed the pause before waiting requests are released.
+      this.budgets.answered();
+    }
     this.budgets.succeeded({ weight: 0, orders: ep.countsOrders ? 1 : 0, signed });
     return value;
   }

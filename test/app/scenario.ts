@@ -23,7 +23,7 @@ export function fastVenue(): VenueConfig {
 /** A logger whose JSON lines are kept, to look for failures afterwards. */
 export function keptLogger(): { log: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const log = createLogger({ level: 'info', destination: { write: (s: string) => { lines.push(JSON.parse(s) as Record<string, unknown>); } } });
+  const log = createLogger({ level: process.env['LVL'] ?? 'info', destination: { write: (s: string) => { lines.push(JSON.parse(s) as Record<string, unknown>); } } });
   return { log, lines };
 }
 

@@ -1,0 +1,49 @@
+/** The venue's state file: read at start, written atomically (temp file, then rename) on stop and on a period, so a crash never leaves half a state. */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '../../core/errors.ts';
+
+/** The file's envelope: a format tag, so a file from something else is refused rather than half-read. */
+interface Envelope {
+  readonly format: 'bhtrade-venue-state';
+  readonly version: 1;
+  readonly savedAt: number;
+  readonly state: unknown;
+}
+
+const FORMAT = 'bhtrade-venue-state';
+
+/** One state file on disk. */
+export class StateFile {
+  constructor(readonly path: string) {}
+
+  /** Returns the saved state, or undefined when there is no file yet; throws ConfigError naming the file when it cannot be read. */
+  load(): unknown {
+    if (!existsSync(this.path)) return undefined;
+    let env: Partial<Envelope>;
+    try {
+      env = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<Envelope>;
+    } catch (e) {
+      throw new ConfigError('server.stateFile', `${this.path} is not a readable venue state (${(e as Error).message}); move it away to start afresh`, { cause: e });
+    }
+    if (typeof env !== 'object' || env === null || env.format !== FORMAT || env.version !== 1 || env.state === undefined) {
+      throw new ConfigError('server.stateFile', `${this.path} is not a venue state file of version 1; move it away to start afresh`);
+    }
+    return env.state;
+  }
+
+  /** Writes `state` to a temp file beside the target, then renames it over the target (atomic on one file system). */
+  save(state: unknown, savedAt: number): void {
+    const env: Envelope = { format: FORMAT, version: 1, savedAt, state };
+    const text = JSON.stringify(env);
+    mkdirSync(dirname(this.path), { recursive: true });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, text, { encoding: 'utf8', flush: true });
+      renameSync(tmp, this.path);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+}

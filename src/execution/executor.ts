@@ -110,6 +110,8 @@ export class OrderExecutor {
   private readonly sentAt = new Map<string, number>();
   private readonly misses = new Map<string, number>();
   private readonly inFlight = new Set<string>();
+  /** One pending query retry per order: removed when it fires, replaced by the next, cancelled when the order settles. */
+  private readonly retries = new Map<string, TimerHandle>();
   private running = 0;
   private timer: TimerHandle | undefined;
   private readonly offs: (() => void)[] = [];
@@ -130,6 +132,13 @@ export class OrderExecutor {
       inFlight: () => this.inFlight,
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
+    });
+    this.store.on((ev) => {
+      if (ev.type !== 'order' || !isTerminal(ev.order.phase)) return;
+      // A settled order is never queried again: forget what settling it needed.
+      this.dropRetry(ev.order.clientOrderId);
+      this.sentAt.delete(ev.order.clientOrderId);
+      this.misses.delete(ev.order.clientOrderId);
     });
   }
 
@@ -153,6 +162,8 @@ export class OrderExecutor {
   stop(): void {
     this.stopped = true;
     for (const off of this.offs.splice(0)) off();
+    for (const t of this.retries.values()) t.cancel();
+    this.retries.clear();
     this.timer?.cancel();
     this.timer = undefined;
   }
@@ -424,6 +435,7 @@ export class OrderExecutor {
       const report = await this.o.gateway.getOrder({ account: ord.account, symbol: ord.symbol, clientOrderId: id });
       this.budget.succeeded();
       this.misses.delete(id);
+      this.dropRetry(id);
       this.onReport(report, 'rest');
       const now = this.store.get(id);
       if (now !== undefined && now.cancelPending && !isTerminal(now.phase)) this.enqueue({ kind: 'cancel', clientOrderId: id });
@@ -440,9 +452,22 @@ export class OrderExecutor {
         }
       }
       // Not settled yet (not found within the window, or the read failed): ask again on the clock.
-      const t = this.o.clock.setTimeout(() => this.enqueue({ kind: 'query', clientOrderId: id }), this.settle.everyMs);
-      this.offs.push(() => t.cancel());
+      this.retryQuery(id);
     }
+  }
+
+  private retryQuery(id: string): void {
+    if (this.stopped) return;
+    this.retries.get(id)?.cancel();
+    this.retries.set(id, this.o.clock.setTimeout(() => {
+      this.retries.delete(id);
+      this.enqueue({ kind: 'query', clientOrderId: id });
+    }, this.settle.everyMs));
+  }
+
+  private dropRetry(id: string): void {
+    this.retries.get(id)?.cancel();
+    this.retries.delete(id);
   }
 
   /** Applies a venue report to the order it names; more filled than before asks for the fills. */

@@ -140,6 +140,34 @@ describe('faults', () => {
     expect(r.t.clock.now() - t0).toBeGreaterThanOrEqual(5000);
     expect(r.ex.order(id)!.outcome).toBe('not-placed');
     expect(await r.gateway.openOrders('spot')).toEqual([]);
+    // Each retry left the clock when it fired; nothing waits for a settled order.
+    expect(r.exClock.pendingTimeouts()).toBe(0);
+  });
+
+  it('a query retry waiting on the clock is dropped when the order settles some other way', async () => {
+    r = await startRig({}, { settle: { windowMs: 5000, checks: 3, everyMs: 1000 } });
+    await setFaults(r.t, { orderErrorBefore: { count: 1 } });
+    const id = r.ex.submit(spot(r.ex.nextClientOrderId(), 'BUY', '30000', '0.01'));
+    await r.ex.idle();
+    await r.ex.idle();
+    // The first query found nothing (-2013): a retry waits on the clock.
+    expect(statusOf(r.ex.order(id)!)).toBe('UNKNOWN');
+    expect(r.exClock.pendingTimeouts()).toBe(1);
+    // The request arrives late after all (same clientOrderId), is filled, and the stream reports it.
+    await r.rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC', newClientOrderId: id });
+    await r.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'IOC' });
+    const v = await r.gateway.getOrder({ account: 'spot', symbol: 'BTCUSDT', clientOrderId: id });
+    r.bus.publish(orderUpdateEvent({
+      account: 'spot', symbol: v.symbol, clientOrderId: id, orderId: v.orderId, status: v.status, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC',
+      price: v.price, origQty: v.origQty, executedQty: v.executedQty, cumQuote: new Decimal(v.executedQty).mul(v.avgPrice).toFixed(), lastQty: v.executedQty,
+      lastPrice: v.avgPrice, fee: '0', feeAsset: undefined, maker: false, createdTs: v.time, closeOrder: undefined, leverage: undefined, ts: v.time, recvTs: r.t.clock.now(),
+    }));
+    expect(statusOf(r.ex.order(id)!)).toBe('FILLED');
+    // The fill read is the only timer left; once it ran, nothing of the executor waits on the clock.
+    await r.t.clock.advance(300);
+    await r.ex.idle();
+    expect(r.exClock.pendingTimeouts()).toBe(0);
+    expect(r.events.filter((e) => e.type === 'fill').length).toBe(1);
   });
 
   it('a 429 storm: the executor and the client back off, no 418, every order settled once', async () => {

@@ -1,6 +1,7 @@
 /** Executor test rig: the simulated venue's real server on 127.0.0.1 port 0, our REST client and RestGateway, a bus, a gate, a portfolio and the executor, all on one virtual clock. */
 import { request } from 'undici';
 import { EventBus } from '../../src/bus/index.ts';
+import type { Clock, TimerHandle, VirtualClock } from '../../src/core/clock.ts';
 import { ClientOrderIds } from '../../src/core/ids.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { instrumentsOf } from '../../src/model/index.ts';
@@ -24,6 +25,40 @@ function accounts(): unknown[] {
   }];
 }
 
+/** The venue's virtual clock as the executor sees it, counting the one-shot timers the executor holds (live until fired or cancelled). */
+export class CountingClock implements Clock {
+  private live = new Set<object>();
+
+  constructor(readonly inner: VirtualClock) {}
+
+  /** Returns how many of the executor's one-shot timers are waiting. */
+  pendingTimeouts(): number {
+    return this.live.size;
+  }
+
+  now(): number {
+    return this.inner.now();
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const key = {};
+    this.live.add(key);
+    const h = this.inner.setTimeout(() => {
+      this.live.delete(key);
+      fn();
+    }, ms);
+    return { cancel: () => { this.live.delete(key); h.cancel(); } };
+  }
+
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.inner.setInterval(fn, ms);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.inner.sleep(ms);
+  }
+}
+
 export interface Rig {
   readonly t: TestVenue;
   readonly rest: VenueRestClient;
@@ -34,6 +69,8 @@ export interface Rig {
   readonly events: ExecutionEvent[];
   /** The counterparty's REST client. */
   readonly counter: VenueRestClient;
+  /** The executor's clock (the venue's, with its timers counted). */
+  readonly exClock: CountingClock;
   close(): Promise<void>;
 }
 
@@ -49,15 +86,16 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
   const ex: { current?: OrderExecutor } = {};
   const portfolio = new Portfolio(instruments, (orderId) => ex.current?.store.byVenueId(orderId)?.strategyId);
   const gate = new RiskGate({ instruments, config: { tradingState: 'active', rounding: 'deny' } });
+  const exClock = new CountingClock(t.clock);
   ex.current = new OrderExecutor({
-    gateway, bus, clock: t.clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'run1'),
+    gateway, bus, clock: exClock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'run1'),
     reconcile: { everyMs: 0 }, ...exOver,
   });
   const events: ExecutionEvent[] = [];
   ex.current.on((e) => events.push(e));
   await ex.current.start();
   return {
-    t, rest, gateway, bus, portfolio, ex: ex.current, events, counter,
+    t, rest, gateway, bus, portfolio, ex: ex.current, events, counter, exClock,
     close: async () => {
       ex.current?.stop();
       bus.close();

@@ -40,6 +40,10 @@ describe('bhtrade venue', () => {
       const { serverTime } = (await r.body.json()) as { serverTime: number };
       expect(r.statusCode).toBe(200);
       expect(Math.abs(serverTime - before)).toBeLessThan(5000);
+      // The shipped config's agents quote from the start: the books are live.
+      const depth = (await (await request(`${rest}/openapi/quote/v1/depth?symbol=BTCUSDT`)).body.json()) as { bids: unknown[]; asks: unknown[] };
+      expect(depth.bids.length).toBeGreaterThan(0);
+      expect(depth.asks.length).toBeGreaterThan(0);
       child.kill(signal);
       expect(await exited, stderr()).toBe(0);
       await expect(request(`${rest}/openapi/v1/time`)).rejects.toThrow();

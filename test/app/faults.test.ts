@@ -79,6 +79,7 @@ describe('end to end with faults on', () => {
       expect(server.faults.fired.rateLimitStorm).toBeGreaterThan(1);
       for (const client of ['127.0.0.1', '::ffff:127.0.0.1']) expect(server.limiter.bannedUntil(client)).toBe(0);
       expect(lines.filter((l) => JSON.stringify(l).includes('BANNED') || l['status'] === 418)).toEqual([]);
+      setFaults(app, {});
       expectEqual(await settleAndCompare(app));
     } finally {
       await app.stop('test over');

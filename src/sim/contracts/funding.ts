@@ -25,8 +25,17 @@ export interface FundingRecord {
   readonly index: Amount | undefined;
 }
 
+/** What one position paid (negative) or received (positive) at a funding settlement. */
+export interface FundingPayment {
+  readonly accountId: string;
+  readonly side: 'LONG' | 'SHORT';
+  readonly amount: Amount;
+}
+
 /** What one funding settlement moved. */
 export interface FundingResult {
+  /** Per position, in account then side order. */
+  readonly payments: readonly FundingPayment[];
   readonly collected: Amount;
   readonly paid: Amount;
   /** collected − paid, moved to the insurance fund (negative: drawn from it). */
@@ -49,6 +58,7 @@ export function settleFunding(positions: Positions, symbol: string, rate: Amount
   let paid = 0n;
   let unpaid = 0n;
   const freeLeft = new Map<string, Amount>();
+  const payments: FundingPayment[] = [];
   if (rate !== 0n) {
     for (const p of positions.ofSymbol(symbol)) {
       const value = positionValue(spec, p.position, markPrice, 'floor');
@@ -64,12 +74,14 @@ export function settleFunding(positions: Positions, symbol: string, rate: Amount
         collected += fromFree + fromMargin;
         legs.push({ accountId: p.accountId, asset: token, free: -fromFree, locked: -fromMargin, flow: 'FUNDING_SETTLEMENT' });
         marginChanges.push({ accountId: p.accountId, side: p.side, margin: -fromMargin, realized: -(fromFree + fromMargin) });
+        payments.push({ accountId: p.accountId, side: p.side, amount: -(fromFree + fromMargin) });
       } else {
         const gets = divRound(value * absRate, 10n ** 18n, 'floor');
         paid += gets;
         freeLeft.set(p.accountId, (freeLeft.get(p.accountId) ?? ledger.balance(p.accountId, token).free) + gets);
         legs.push({ accountId: p.accountId, asset: token, free: gets, flow: 'FUNDING_SETTLEMENT' });
         marginChanges.push({ accountId: p.accountId, side: p.side, margin: 0n, realized: gets });
+        payments.push({ accountId: p.accountId, side: p.side, amount: gets });
       }
     }
   }
@@ -83,7 +95,7 @@ export function settleFunding(positions: Positions, symbol: string, rate: Amount
   pools.push({ pool: 'clearing', asset: token, delta: -residue }, { pool: 'insurance', asset: token, delta: residue });
   ledger.post(legs, pools);
   for (const c of marginChanges) positions.adjust(c.accountId, symbol, c.side, c.margin, c.realized);
-  return { collected, paid, residue, unpaid };
+  return { payments, collected, paid, residue, unpaid };
 }
 
 /** Where funding rates and mark prices come from. */
@@ -106,14 +118,16 @@ export class FundingSchedule {
   private timer: TimerHandle | undefined;
   private readonly intervalMs: number;
   private readonly offsetMs: number;
+  private readonly onSettled: ((symbol: string, result: FundingResult, record: FundingRecord) => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly positions: Positions,
     private readonly indexes: IndexPrices,
     private readonly sources: FundingSources,
-    opts: { intervalMs?: number; offsetMs?: number } = {},
+    opts: { intervalMs?: number; offsetMs?: number; onSettled?: (symbol: string, result: FundingResult, record: FundingRecord) => void } = {},
   ) {
+    this.onSettled = opts.onSettled;
     this.intervalMs = opts.intervalMs ?? FUNDING_INTERVAL_MS;
     this.offsetMs = opts.offsetMs ?? FUNDING_OFFSET_MS;
   }
@@ -153,8 +167,11 @@ export class FundingSchedule {
       const mark = this.sources.mark(spec.symbol);
       if (mark === undefined) continue;
       const rate = this.sources.rate(spec.symbol, start);
-      out.set(spec.symbol, settleFunding(this.positions, spec.symbol, rate, mark));
-      this.recs.push({ symbol: spec.symbol, intervalStart: start, intervalEnd: end, rate, index: this.indexes.index(spec.index) });
+      const result = settleFunding(this.positions, spec.symbol, rate, mark);
+      const record: FundingRecord = { symbol: spec.symbol, intervalStart: start, intervalEnd: end, rate, index: this.indexes.index(spec.index) };
+      out.set(spec.symbol, result);
+      this.recs.push(record);
+      this.onSettled?.(spec.symbol, result, record);
     }
     return out;
   }
@@ -164,6 +181,11 @@ export class FundingSchedule {
     const start = this.intervalStart();
     const spec = this.positions.spec(symbol);
     return { symbol, intervalStart: start, intervalEnd: start + this.intervalMs, rate: this.sources.rate(symbol, start), index: this.indexes.index(spec.index) };
+  }
+
+  /** Adds settled records (a restored state's history), oldest first. */
+  restore(records: readonly FundingRecord[]): void {
+    this.recs.push(...records);
   }
 
   /** Returns settled records (state "past"), oldest first, optionally of one symbol. */

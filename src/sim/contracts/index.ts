@@ -18,6 +18,6 @@ export {
 } from './math.ts';
 export { Positions, type CloseFill, type CloseFillResult, type ContractBalance, type OpenFill, type OpenFillResult, type Position } from './positions.ts';
 export { crossed, flpOf, liquidate, liquidateCrossed, type Liquidation } from './liquidation.ts';
-export { FUNDING_INTERVAL_MS, FUNDING_OFFSET_MS, FundingSchedule, settleFunding, type FundingRecord, type FundingResult, type FundingSources } from './funding.ts';
+export { FUNDING_INTERVAL_MS, FUNDING_OFFSET_MS, FundingSchedule, settleFunding, type FundingPayment, type FundingRecord, type FundingResult, type FundingSources } from './funding.ts';
 export { EDP_WINDOW_MS, IndexPrices } from './index-price.ts';
 export { positionView, positionWire, type PositionView, type PositionWire } from './view.ts';

@@ -1,5 +1,6 @@
 /** The simulated venue's configuration: instruments in brokerInfo shape, fees, funded accounts, agents, seed. */
-import type { FeeRates } from '../ledger/types.ts';
+import type { FeeRates, WithdrawalConfig } from '../ledger/types.ts';
+import type { FundingConfig } from './derivatives.ts';
 
 /** A user created at start, with deposits into its main token account. */
 export interface SimAccountConfig {
@@ -54,4 +55,10 @@ export interface SimVenueConfig {
   agents?: AgentsConfig;
   /** Keep every event in memory for `events()` and `logHash()` (default true). */
   keepEventLog?: boolean;
+  /** Finished orders (and own trades) kept per account for the query endpoints (default 100 000); older ones are forgotten. */
+  keepFinishedOrders?: number;
+  /** Funding rates and schedule (premium rates every 8 hours by default). */
+  funding?: FundingConfig;
+  /** How withdrawals move through their statuses. */
+  withdrawal?: WithdrawalConfig;
 }

@@ -300,6 +300,7 @@ function settleContract(desk: ContractDesk, t: SimOrder, m: SimOrder, lots: numb
 
 /** Emits a position's state (a zero position when it was closed). */
 export function emitPosition(desk: ContractDesk, accountId: string, inst: SimInstrument, side: PositionSide): void {
+  if (!desk.core.eventsOn) return;
   const p = desk.positions.get(accountId, inst.symbol, side);
   const spec = desk.positions.spec(inst.symbol);
   const flp = p ? flpOf(desk.positions, p) : undefined;
@@ -406,6 +407,14 @@ export function liquidate(desk: ContractDesk, inst: SimInstrument): void {
       }
     }
     desk.core.touch(l.accountId, inst.contract!.marginToken);
+    if (desk.core.eventsOn) {
+      const spec = desk.positions.spec(inst.symbol);
+      desk.core.emit({
+        type: 'liquidation', account: l.accountId, symbol: inst.symbol, side: l.side, qty: fmtAmount(l.qty), price: fmtAmount(l.price, spec.priceDecimals),
+        flp: fmtAmount(l.flp, spec.priceDecimals), margin: fmtAmount(l.margin), pnl: fmtAmount(l.pnl), toInsurance: fmtAmount(l.toInsurance),
+        fromInsurance: fmtAmount(l.fromInsurance), asset: spec.marginToken,
+      });
+    }
     emitPosition(desk, l.accountId, inst, l.side);
   }
 }

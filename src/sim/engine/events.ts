@@ -107,6 +107,54 @@ export interface TickerEventBody {
   readonly quoteVolume: string;
 }
 
+/** A contract's new mark price after its index moved (index plus the decaying basis). */
+export interface MarkEventBody {
+  readonly type: 'mark';
+  readonly symbol: string;
+  readonly index: string;
+  readonly indexPrice: string;
+  readonly markPrice: string;
+}
+
+/** One position's funding payment at a settlement: `amount` is negative when paid, positive when received. */
+export interface FundingEventBody {
+  readonly type: 'funding';
+  readonly account: string;
+  readonly symbol: string;
+  readonly side: 'LONG' | 'SHORT';
+  readonly rate: string;
+  readonly amount: string;
+  readonly asset: string;
+  readonly intervalEnd: number;
+}
+
+/** A forced liquidation: the position taken over at `price` after the mark crossed `flp`. */
+export interface LiquidationEventBody {
+  readonly type: 'liquidation';
+  readonly account: string;
+  readonly symbol: string;
+  readonly side: 'LONG' | 'SHORT';
+  readonly qty: string;
+  readonly price: string;
+  readonly flp: string;
+  readonly margin: string;
+  readonly pnl: string;
+  readonly toInsurance: string;
+  readonly fromInsurance: string;
+  readonly asset: string;
+}
+
+/** A withdrawal order moved to a new status. */
+export interface WithdrawalEventBody {
+  readonly type: 'withdrawal';
+  readonly account: string;
+  readonly orderId: string;
+  readonly clientOrderId: string;
+  readonly asset: string;
+  readonly status: number;
+  readonly statusCode: string;
+}
+
 export type SimEventBody =
   | OrderEventBody
   | FillEventBody
@@ -115,7 +163,11 @@ export type SimEventBody =
   | BookEventBody
   | TradeEventBody
   | KlineEventBody
-  | TickerEventBody;
+  | TickerEventBody
+  | MarkEventBody
+  | FundingEventBody
+  | LiquidationEventBody
+  | WithdrawalEventBody;
 
 /** An event as stored and published: the body with its sequence and time. */
 export interface SimEvent {
@@ -134,9 +186,11 @@ export type SimEventListener = (ev: SimEvent) => void;
 export class EventLog {
   private readonly events: SimEvent[] = [];
   private readonly listeners: SimEventListener[] = [];
-  private seq = 0;
+  private seq: number;
 
-  constructor(private readonly keep: boolean) {}
+  constructor(private readonly keep: boolean, lastSeq = 0) {
+    this.seq = lastSeq;
+  }
 
   /** Returns true when an event would be kept or heard; when false the engine skips building event bodies (the sequence is not counted). */
   get active(): boolean {

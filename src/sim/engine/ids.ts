@@ -9,7 +9,8 @@ const LOW_DIGITS = 15;
  * orders can be an array. Ids past the fast range fall back to bigint arithmetic.
  */
 export class IdSequence {
-  private readonly start: bigint;
+  /** The first id. */
+  readonly start: bigint;
   private readonly hiText: string;
   private readonly lo0: number;
   /** How many ids were taken. */

@@ -4,7 +4,9 @@ import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
 import { positionView, positionWire, type PositionWire } from '../contracts/index.ts';
 import { fmtAmount, toAmount } from '../ledger/amount.ts';
 import { Ledger } from '../ledger/ledger.ts';
-import type { AccountId, UserId } from '../ledger/types.ts';
+import { resolveTransfer } from '../ledger/transfers.ts';
+import type { AccountId, DepositOrder, PendingTransferRequest, TransferActor, TransferRequest, UserId, WithdrawalOrder, WithdrawRequest, WithdrawResult } from '../ledger/types.ts';
+import { ContractMarket, type ContractInfoView, type FundingRateView, type InsuranceView } from './derivatives.ts';
 import type { SimVenueConfig } from './config.ts';
 import { cancelContractOrder, ContractDesk, emitPosition, endOrder, liquidate, placeContractOrder, planContractOrder, type ContractOrderParams } from './contract.ts';
 import { EngineCore } from './core.ts';
@@ -33,6 +35,15 @@ export interface OrderQuery {
   limit?: number;
 }
 
+/** A contract account of one margin token as GET /openapi/contract/v1/account answers it. */
+export interface ContractAccountView {
+  total: string;
+  availableMargin: string;
+  positionMargin: string;
+  orderMargin: string;
+  tokenId: string;
+}
+
 /** Query of my trades (fromId/toId as venue-api.md's table). */
 export interface TradeQuery {
   symbol?: string;
@@ -54,16 +65,21 @@ export class SimVenue {
   readonly core: EngineCore;
   readonly seed: number;
   readonly desk: ContractDesk;
+  /** Index and mark prices, EDP, funding and the contract views. */
+  readonly market: ContractMarket;
   private readonly users = new Map<string, UserId>();
 
   constructor(config: SimVenueConfig, clock: Clock) {
     this.clock = clock;
     this.seed = config.seed;
-    this.ledger = new Ledger({ clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}) });
-    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true);
+    this.ledger = new Ledger({ clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}), ...(config.withdrawal ? { withdrawal: config.withdrawal } : {}) });
+    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true, {}, config.keepFinishedOrders);
     (config.instruments.symbols ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ spot: parseSpotSymbol(raw, `instruments.symbols[${i}]`) })));
     (config.instruments.contracts ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ contract: parseContract(raw, `instruments.contracts[${i}]`) })));
     this.desk = new ContractDesk(this.core, config.contractFees);
+    this.market = new ContractMarket(this.desk, config.funding);
+    this.ledger.onWithdrawalStep((w, settled) => this.withdrawalStep(w, settled));
+    if (this.instrumentsOf('contract').length > 0) this.market.funding.start();
     for (const a of config.accounts ?? []) {
       const userId = this.createUser(a.name, a.subAccounts ?? 0);
       if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
@@ -98,11 +114,50 @@ export class SimVenue {
     return this.ledger.accountId(userId, type, index);
   }
 
-  /** Credits a deposit (decimal string) to a user's main token account and emits the balance event. */
-  deposit(userId: UserId, asset: string, amount: string): void {
-    this.ledger.deposit(userId, asset, toAmount(amount, 'amount'));
+  /** Credits a deposit (decimal string) to a user's main token account, emits the balance event, and returns the deposit order. */
+  deposit(userId: UserId, asset: string, amount: string): DepositOrder {
+    const d = this.ledger.deposit(userId, asset, toAmount(amount, 'amount'));
     this.core.touch(this.accountOf(userId, 1), asset);
     this.core.finish(undefined, false);
+    return d;
+  }
+
+  /** Moves funds between a user's accounts under venue-api.md's rules (-1130, -1172, -1131) and emits both balance events. */
+  transfer(actor: TransferActor, req: TransferRequest): void {
+    const ends = resolveTransfer(this.ledger, actor, req);
+    this.ledger.transfer(actor, req);
+    this.core.touch(ends.from, req.tokenId);
+    this.core.touch(ends.to, req.tokenId);
+    this.core.finish(undefined, false);
+  }
+
+  /** The pending wallet/contract transfer variant; emits both balance events. */
+  transferPending(actor: TransferActor, req: PendingTransferRequest): void {
+    this.ledger.transferPending(actor, req);
+    this.core.touch(this.accountOf(actor.userId, 1, 0), req.currency);
+    this.core.touch(this.accountOf(actor.userId, 3, 0), req.currency);
+    this.core.finish(undefined, false);
+  }
+
+  /** Takes a withdrawal from the user's main token account (funds locked now); it moves through its statuses on the clock, each step an event. */
+  withdraw(req: WithdrawRequest): WithdrawResult {
+    const r = this.ledger.withdraw(req);
+    const w = this.ledger.withdrawal(req.userId, { orderId: r.orderId })!;
+    this.core.touch(w.accountId, w.tokenId);
+    this.emitWithdrawal(w);
+    this.core.finish(undefined, false);
+    return r;
+  }
+
+  private withdrawalStep(w: WithdrawalOrder, settled: boolean): void {
+    if (settled) this.core.touch(w.accountId, w.tokenId);
+    this.emitWithdrawal(w);
+    this.core.finish(undefined, false);
+  }
+
+  private emitWithdrawal(w: WithdrawalOrder): void {
+    if (!this.core.eventsOn) return;
+    this.core.emit({ type: 'withdrawal', account: w.accountId, orderId: w.orderId, clientOrderId: w.clientOrderId, asset: w.tokenId, status: w.status, statusCode: w.statusCode });
   }
 
   // ---- spot trading ----------------------------------------------------------------------------------
@@ -249,6 +304,54 @@ export class SimVenue {
     emitPosition(this.desk, accountId, inst, p.side);
     this.core.finish(inst, false);
     return { symbol: p.symbol, margin: fmtAmount(margin, spec.marginDecimals), timestamp: this.clock.now() };
+  }
+
+  /** Returns the contract account of each margin token: total, availableMargin, positionMargin, orderMargin (marginPrecision, rounded down). */
+  contractAccount(accountId: AccountId): Record<string, ContractAccountView> {
+    const out: Record<string, ContractAccountView> = {};
+    const decimals = new Map(this.desk.positions.allSpecs().map((s) => [s.marginToken, s.marginDecimals]));
+    for (const [token, b] of Object.entries(this.desk.positions.contractAccount(accountId))) {
+      const d = decimals.get(token) ?? 18;
+      out[token] = { total: fmtAmount(b.total, d), availableMargin: fmtAmount(b.availableMargin, d), positionMargin: fmtAmount(b.positionMargin, d), orderMargin: fmtAmount(b.orderMargin, d), tokenId: token };
+    }
+    return out;
+  }
+
+  /** Sets the index price of an index symbol (decimal string); moves the marks of its contracts (index + basis) and liquidates the positions they cross. */
+  setIndexPrice(index: string, price: string): void {
+    this.market.setIndex(index, toAmount(price, 'price'));
+  }
+
+  /** Returns the index and EDP of index symbols (`symbols` comma-separated; all when absent). */
+  indexPrices(symbols?: string): { index: Record<string, string>; edp: Record<string, string> } {
+    return this.market.indexView(symbols);
+  }
+
+  /** Returns the mark price of a contract as a decimal string ("0" before any index or trade). */
+  markPrice(symbol: string): string {
+    const inst = needInstrument(this.core.instruments, symbol, 'contract');
+    const m = this.desk.mark(inst);
+    return m === undefined ? '0' : fmtAmount(m, this.desk.positions.spec(symbol).priceDecimals);
+  }
+
+  /** Returns the contract-info entries of /openapi/v1/contracts (nextFundingRateTs in seconds). */
+  contracts(): ContractInfoView[] {
+    return this.market.contractInfo(this.clock.now());
+  }
+
+  /** Returns funding-rate entries: state current (default, the running interval's predicted rate) or past (settled, newest first). */
+  fundingRates(q: { symbol?: string; state?: string; from?: number; endTime?: number; limit?: number } = {}): FundingRateView[] {
+    return this.market.fundingRates(q);
+  }
+
+  /** Returns insurance-fund records keyed by margin token, newest first. */
+  insurance(q: { symbol?: string; fromId?: string; toId?: string; limit?: number } = {}): Record<string, InsuranceView[]> {
+    return this.market.insurance(q);
+  }
+
+  /** Stops the venue's own timers (funding); resting orders and balances stay. */
+  close(): void {
+    this.market.funding.stop();
   }
 
   /** Sets the mark price of a contract (from the index); liquidates positions it crosses. */

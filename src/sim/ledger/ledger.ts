@@ -95,6 +95,11 @@ export class Ledger extends BalanceBook {
     return this.desk.request(req);
   }
 
+  /** Sets the function told of each withdrawal status step (`settled` on the last one, which moves funds). */
+  onWithdrawalStep(fn: (order: WithdrawalOrder, settled: boolean) => void): void {
+    this.desk.onStep = fn;
+  }
+
   /** Returns one withdrawal order of a user by orderId or clientOrderId. */
   withdrawal(userId: UserId, by: { orderId?: string; clientOrderId?: string }): WithdrawalOrder | undefined {
     return this.desk.get(userId, by);

@@ -27,6 +27,8 @@ export class WithdrawalDesk {
   private readonly fees: ReadonlyMap<string, Amount>;
   private readonly requiredConfirmNum: number;
   private readonly brokerAudit: boolean;
+  /** Called after each status step (`settled` on the last, when the funds were burnt or released). */
+  onStep: ((order: WithdrawalOrder, settled: boolean) => void) | undefined;
 
   constructor(private readonly book: BalanceBook, private readonly ids: SequenceIds, cfg: WithdrawalConfig = {}) {
     this.stepMs = cfg.stepMs ?? 60_000;
@@ -96,6 +98,7 @@ export class WithdrawalDesk {
     const t = this.book.clock.setTimeout(() => {
       this.timers.delete(order.orderId);
       this.advance(order, path[step]!, step === path.length - 1);
+      this.onStep?.(order, step === path.length - 1);
       this.schedule(order, step + 1);
     }, this.stepMs);
     this.timers.set(order.orderId, t);

@@ -27,7 +27,10 @@ describe('funding', () => {
     const freeShort = ledger.balance(short, 'TBTC').free;
     // value 1000 / 10000 = 0.1; 0.1 × 0.0001 = 0.00001
     const r = settleFunding(positions, SYMBOL, A('0.0001'), A('10000'));
-    expect(r).toEqual({ collected: A('0.00001'), paid: A('0.00001'), residue: 0n, unpaid: 0n });
+    expect(r).toEqual({
+      payments: [{ accountId: long, side: 'LONG', amount: A('-0.00001') }, { accountId: short, side: 'SHORT', amount: A('0.00001') }].sort((x, y) => (x.accountId < y.accountId ? -1 : 1)),
+      collected: A('0.00001'), paid: A('0.00001'), residue: 0n, unpaid: 0n,
+    });
     expect(ledger.balance(long, 'TBTC').free).toBe(freeLong - A('0.00001'));
     expect(ledger.balance(short, 'TBTC').free).toBe(freeShort + A('0.00001'));
     expect(ledger.flows(long, 'TBTC').at(-1)).toMatchObject({ flowType: 'FUNDING_SETTLEMENT', change: A('-0.00001') });

@@ -110,7 +110,8 @@ export function interpolateEnv(v: unknown, env: NodeJS.ProcessEnv, path = ''): u
 export function parseRunConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): RunConfig {
   const r = runConfigSchema.safeParse(interpolateEnv(raw ?? {}, env));
   if (!r.success) {
-    const issue = r.error.issues[0]!;
+    // A misspelt key also shows as the right key missing: name the misspelling, it is the fix.
+    const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
     throw new ConfigError(issuePath('', issue), unionMessage(issue), { context: { issues: r.error.issues.length } });
   }
   const ids = new Set<string>();

@@ -17,7 +17,7 @@ import { RestGateway } from '../venue/gateway.ts';
 import { MarketWsClient } from '../venue/market-ws.ts';
 import { UserStreamClient } from '../venue/user-stream.ts';
 import type { VenueConfig } from '../sim/server/config.ts';
-import { loadStrategy, StrategyHost } from '../strategy/index.ts';
+import { loadStrategy, parseParams, StrategyHost } from '../strategy/index.ts';
 import type { LoadedConfig } from './config.ts';
 import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './embedded.ts';
 import { formatStatus } from './status.ts';
@@ -64,6 +64,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
   const runTag = opts.runTag ?? clock.now().toString(36).slice(-8);
   // Plugins load before any connection: a bad reference or params stops the run at once.
   const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
+  definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const embedded = cfg.venue === 'embedded'
     ? await startEmbeddedVenue(cfg.embedded, baseDir, clock, log.child({ component: 'venue' }), opts.venueConfig)

@@ -57,8 +57,9 @@ export function checkDefinition(value: unknown, source: string): StrategyDefinit
 export function parseParams<P extends z.ZodType>(def: StrategyDefinition<P>, raw: unknown, path: string): z.output<P> {
   const r = def.manifest.params.safeParse(raw ?? {});
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
-  throw new ConfigError(issuePath(path, issue), issue.message, { context: { strategy: def.manifest.name, issues: r.error.issues.length } });
+  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
+  const rule = issue.code === 'unrecognized_keys' ? `unknown key (the params of ${def.manifest.name} do not have it)` : issue.message;
+  throw new ConfigError(issuePath(path, issue), rule, { context: { strategy: def.manifest.name, issues: r.error.issues.length } });
 }
 
 /** Returns the path a zod issue points at under `base`; for an unknown key, the path of that key. */

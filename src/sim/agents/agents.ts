@@ -2,35 +2,12 @@
 import type { TimerHandle } from '../../core/clock.ts';
 import { VenueError } from '../../core/errors.ts';
 import { Rng } from '../../core/random.ts';
+import { ContractAgents } from './contract-agents.ts';
+import { ReferencePrice } from './reference.ts';
 import type { AgentsConfig } from '../engine/config.ts';
 import type { SimInstrument } from '../engine/instruments.ts';
 import { decimalUnits } from '../engine/units.ts';
 import type { SimVenue } from '../engine/venue.ts';
-
-/**
- * A reference price in ticks: a seeded random walk with mean reversion toward its start
- * (log-price step = volatility × N(0,1) − meanReversion × log(p / p0)), never below one tick.
- */
-export class ReferencePrice {
-  private logP: number;
-  private readonly log0: number;
-
-  constructor(private readonly rng: Rng, startTicks: number, private readonly volatility: number, private readonly reversion: number) {
-    this.log0 = Math.log(startTicks);
-    this.logP = this.log0;
-  }
-
-  /** Advances one step and returns the new price in whole ticks. */
-  step(): number {
-    this.logP += this.volatility * this.rng.normal() - this.reversion * (this.logP - this.log0);
-    return this.ticks();
-  }
-
-  /** Returns the current price in whole ticks. */
-  ticks(): number {
-    return Math.max(1, Math.round(Math.exp(this.logP)));
-  }
-}
 
 interface Quoted {
   inst: SimInstrument;
@@ -45,8 +22,11 @@ interface Quoted {
  */
 export class MarketAgents {
   private readonly rng: Rng;
-  private readonly timers: TimerHandle[] = [];
+  private quoteTimer: TimerHandle | undefined;
+  private takeTimer: TimerHandle | undefined;
   private readonly quoted: Quoted[] = [];
+  /** The contract agents, when `contractFunds` is configured. */
+  readonly contracts: ContractAgents | undefined;
   readonly makerAccount: string;
   readonly takerAccount: string;
   private n = 0;
@@ -71,25 +51,31 @@ export class MarketAgents {
       if (ticks <= 0) throw new Error(`agents: referencePrice of ${symbol} must be a positive multiple of ${inst.tick.text}`);
       this.quoted.push({ inst, ref: new ReferencePrice(this.rng, ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), orders: [] });
     }
+    this.contracts = cfg.contractFunds ? new ContractAgents(venue, cfg, this.rng) : undefined;
   }
 
   /** Starts quoting and taking on the venue's clock. */
   start(): void {
-    if (this.timers.length > 0) return;
+    if (this.quoteTimer) return;
     for (const q of this.quoted) this.requote(q);
-    this.timers.push(this.venue.clock.setInterval(() => this.quoted.forEach((q) => this.requote(q)), this.cfg.quoteEveryMs ?? 1000));
-    this.scheduleTake();
+    this.quoteTimer = this.venue.clock.setInterval(() => this.quoted.forEach((q) => this.requote(q)), this.cfg.quoteEveryMs ?? 1000);
+    if (this.quoted.length > 0) this.scheduleTake();
+    this.contracts?.start();
   }
 
   /** Stops every timer (resting quotes stay on the books). */
   stop(): void {
-    for (const t of this.timers.splice(0)) t.cancel();
+    this.quoteTimer?.cancel();
+    this.takeTimer?.cancel();
+    this.quoteTimer = undefined;
+    this.takeTimer = undefined;
+    this.contracts?.stop();
   }
 
   /** Moves the reference one step and replaces the provider's quotes around it. */
   private requote(q: Quoted): void {
     const mid = q.ref.step();
-    for (const orderId of q.orders.splice(0)) this.quietly(() => this.venue.cancelSpotOrder(this.makerAccount, { orderId }));
+    for (const orderId of q.orders.splice(0)) this.venue.tryCancelSpotOrder(this.makerAccount, { orderId });
     const levels = this.cfg.levels ?? 5;
     const spread = this.cfg.spreadTicks ?? 2;
     const gap = this.cfg.levelGapTicks ?? 1;
@@ -113,8 +99,7 @@ export class MarketAgents {
   private scheduleTake(): void {
     const mean = this.cfg.takerEveryMs ?? 700;
     const wait = Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * mean));
-    this.timers.push(
-      this.venue.clock.setTimeout(() => {
+    this.takeTimer = this.venue.clock.setTimeout(() => {
         const q = this.rng.pick(this.quoted);
         const lots = Math.max(q.inst.minQty, minLotsAt(q.inst, q.ref.ticks())) * this.rng.int(1, 20);
         const side = this.rng.chance(0.5) ? 'BUY' : 'SELL';
@@ -126,10 +111,8 @@ export class MarketAgents {
             symbol: q.inst.symbol, side, type: 'LIMIT', timeInForce: 'IOC', quantity: q.inst.qtyText(lots), price: q.inst.priceText(ticks), newClientOrderId: `nt${++this.n}`,
           }),
         );
-        this.timers.shift();
         this.scheduleTake();
-      }, wait),
-    );
+      }, wait);
   }
 
   /** Runs a venue call, ignoring the venue's refusals (an agent short of funds simply skips a turn). */

@@ -1,2 +1,4 @@
 /** Seeded market agents of the simulated venue. */
-export { MarketAgents, ReferencePrice } from './agents.ts';
+export { MarketAgents } from './agents.ts';
+export { ContractAgents } from './contract-agents.ts';
+export { ReferencePrice } from './reference.ts';

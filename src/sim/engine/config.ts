@@ -37,6 +37,15 @@ export interface AgentsConfig {
   meanReversion?: number;
   /** Funds deposited for each agent, asset → decimal amount. */
   funds: Readonly<Record<string, string>>;
+  /**
+   * Margin funds of each contract agent (asset → decimal amount), deposited and moved into its
+   * contracts account. Contract agents run only when this is set.
+   */
+  contractFunds?: Readonly<Record<string, string>>;
+  /** Contracts the contract agents trade (all contracts when absent). Their reference price is referencePrice[index] or referencePrice[symbol]. */
+  contracts?: string[];
+  /** Leverage of the contract agents' open orders (default "10"). */
+  leverage?: string;
 }
 
 /** Everything a SimVenue is built from. */

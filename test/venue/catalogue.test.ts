@@ -6,7 +6,7 @@ import { DOC_PATH, renderEndpointsDoc } from '../../scripts/gen-endpoints-doc.ts
 import { allEndpoints, ENDPOINTS } from '../../src/venue/catalogue.ts';
 import { chargedWeight, endpointKey, isSigned } from '../../src/venue/endpoint.ts';
 
-const API = readFileSync(join(import.meta.dirname, '../../../shared/spec/venue-api.md'), 'utf8');
+const API = readFileSync(join(import.meta.dirname, '../fixtures/spec/venue-api.md'), 'utf8');
 
 /** Rows of the endpoint tables: method, path (without remarks in brackets), stated weight ('-' or absent → undefined). */
 function apiRows(): { method: string; path: string; weight: number | undefined; table: string }[] {

@@ -10,7 +10,7 @@ import { loadSample } from '../fixtures/samples.ts';
 import { DEMO_API_KEY, DEMO_SECRET } from './demo-keys.ts';
 import { FixtureServer } from './fixture-server.ts';
 
-const SPEC = readFileSync(join(import.meta.dirname, '../../../shared/spec/venue-errors.md'), 'utf8');
+const SPEC = readFileSync(join(import.meta.dirname, '../fixtures/spec/venue-errors.md'), 'utf8');
 
 function rowsOf(heading: string): [number, string, string][] {
   const start = SPEC.indexOf(heading);

@@ -29,6 +29,8 @@ export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
     contractFees: c.fees.contract,
     accounts: c.accounts.map((a) => ({ name: a.name, subAccounts: a.subAccounts.reduce((m, s) => Math.max(m, s.index), 0) })),
     keepEventLog: false,
+    // A contract with a fundingRate in the config pays that fixed rate; the others pay the premium rate of their mark.
+    funding: { rates: Object.fromEntries(c.instruments.contracts.flatMap((k) => (k.fundingRate === undefined ? [] : [[k.symbol, k.fundingRate]]))) },
   };
 }
 
@@ -42,7 +44,10 @@ export class EngineBackend implements Backend {
 
   constructor(private readonly c: VenueConfig, clock: Clock, faults: Faults, seed = c.server.seed, venue?: SimVenue) {
     this.venue = venue ?? new SimVenue(simConfigOf(c, seed), clock);
-    if (!venue) this.fund();
+    if (!venue) {
+      this.fund();
+      this.openIndexes();
+    }
     for (const a of c.accounts) {
       const userId = this.venue.user(a.name);
       for (const k of a.keys) this.owners.set(k.apiKey, { userId, accountIndex: 0 });
@@ -54,14 +59,24 @@ export class EngineBackend implements Backend {
       ...marketRoutes(this.venue, c),
       ...spotRoutes(this.venue),
       ...accountRoutes(this.venue, c),
-      ...contractRoutes(this.venue, c),
+      ...contractRoutes(this.venue),
     ];
     this.agents = startAgents(this.venue, c, seed);
   }
 
-  /** Stops the market agents. */
+  /** Stops the market agents and the venue's own timers (funding, withdrawals). */
   stop(): void {
     this.agents.stop();
+    this.venue.close();
+  }
+
+  /** Opens each index at the initialPrice of the spot symbol of its name, else of the first contract on it, so marks exist before any agent moves them. */
+  private openIndexes(): void {
+    for (const index of new Set(this.c.instruments.contracts.map((k) => k.index))) {
+      const price = this.c.instruments.spot.find((s) => s.symbol === index)?.initialPrice
+        ?? this.c.instruments.contracts.find((k) => k.index === index && k.initialPrice !== undefined)?.initialPrice;
+      if (price !== undefined) this.venue.setIndexPrice(index, price);
+    }
   }
 
   keyOwner(apiKey: string): { userId: string; accountIndex: number } {
@@ -87,12 +102,12 @@ export class EngineBackend implements Backend {
         const actor = { userId, accountIndex: 0 };
         for (const [asset, amount] of Object.entries(balances.spot)) {
           if (index > 0 && toAmount(amount) > 0n) {
-            this.venue.ledger.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
+            this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
           }
         }
         for (const [asset, amount] of Object.entries(balances.contract)) {
           if (toAmount(amount) > 0n) {
-            this.venue.ledger.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
+            this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
           }
         }
       }

@@ -56,8 +56,8 @@ const contract = z.strictObject({
   filters: z.array(filter).min(1),
   riskLimits: z.array(riskLimit).min(1),
   initialPrice: positiveDecimal.optional(),
-  /** Funding rate per 8 hours the venue predicts for this contract. */
-  fundingRate: decimal.default('0.0001'),
+  /** A fixed funding rate per 8 hours for this contract; without one it pays the premium rate (mark basis over index). */
+  fundingRate: decimal.optional(),
 });
 
 const permissions = z.union([

@@ -11,16 +11,6 @@ export function changeRatio(open: string, close: string): string {
   return new Decimal(close).minus(o).div(o).toDecimalPlaces(4, Decimal.ROUND_DOWN).toString();
 }
 
-/** Returns the index price of an index symbol: the last price of the spot symbol of that name, else of a contract on that index. */
-export function indexPriceOf(venue: SimVenue, c: VenueConfig, symbol: string): string | undefined {
-  const onIndex = c.instruments.contracts.filter((k) => k.index === symbol);
-  if (onIndex.length === 0 && !c.instruments.spot.some((s) => s.symbol === symbol)) return undefined;
-  const source = venue.instrument(symbol) ?? (onIndex[0] ? venue.instrument(onIndex[0].symbol) : undefined);
-  const last = source?.klines.lastPrice();
-  if (source && last !== undefined) return source.priceText(last);
-  return c.instruments.spot.find((s) => s.symbol === symbol)?.initialPrice ?? onIndex[0]?.initialPrice ?? '0';
-}
-
 /** Returns the market source of `venue`. */
 export function engineMarketSource(venue: SimVenue, c: VenueConfig): MarketSource {
   const contracts = new Set(c.instruments.contracts.map((k) => k.symbol));
@@ -47,8 +37,9 @@ export function engineMarketSource(venue: SimVenue, c: VenueConfig): MarketSourc
       return { o: one.openPrice, h: one.highPrice, l: one.lowPrice, c: one.lastPrice, v: one.volume, qv: one.quoteVolume, m: changeRatio(one.openPrice, one.lastPrice) };
     },
     index: (s) => {
-      const p = indexPriceOf(venue, c, s);
-      return p === undefined ? undefined : { index: p, edp: p };
+      const v = venue.indexPrices(s);
+      const index = v.index[s];
+      return index === undefined ? undefined : { index, edp: v.edp[s] ?? index };
     },
     subscribe: (fn: (ev: MarketSourceEvent) => void) => venue.subscribe((ev) => {
       const b = ev.body;

@@ -1,6 +1,5 @@
 /** Account and wallet routes: balances, deposits, withdrawals, sub-accounts, transfers and balance flow; amounts formatted here. */
 import { fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
-import { resolveTransfer } from '../ledger/transfers.ts';
 import { FLOW_NAMES, FLOW_TYPES, type FlowEntry, type WithdrawalOrder } from '../ledger/types.ts';
 import type { SimVenue } from '../engine/venue.ts';
 import type { VenueConfig } from './config.ts';
@@ -45,13 +44,7 @@ function flowView(f: FlowEntry): Record<string, unknown> {
 /** Returns the account and wallet routes. */
 export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
   const ledger = venue.ledger;
-  // Margin amounts are shown at the margin token's precision, as positions show them.
-  const marginDecimals = new Map(venue.desk.positions.allSpecs().map((k) => [k.marginToken, k.marginDecimals]));
   const spotAccount = (x: Ctx): string => venue.accountOf(keyOf(x).userId, 1, keyOf(x).accountIndex);
-  const announce = (accounts: readonly string[], asset: string): void => {
-    for (const a of accounts) venue.core.touch(a, asset);
-    venue.core.finish(undefined, false);
-  };
   const addresses = (userId: string): readonly string[] => {
     const name = c.accounts.find((a) => { try { return venue.user(a.name) === userId; } catch { return false; } });
     return name?.withdrawAddresses ?? [];
@@ -66,18 +59,7 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
     },
     {
       method: 'GET', path: 'contract:account', security: 'USER_DATA', weight: 5,
-      handle: (x) => {
-        const out: Record<string, unknown> = {};
-        const split = venue.desk.positions.contractAccount(venue.accountOf(keyOf(x).userId, 3, keyOf(x).accountIndex));
-        for (const [asset, b] of Object.entries(split)) {
-          const d = marginDecimals.get(asset);
-          out[asset] = {
-            total: fmtAmount(b.total, d), availableMargin: fmtAmount(b.availableMargin, d), positionMargin: fmtAmount(b.positionMargin, d),
-            orderMargin: fmtAmount(b.orderMargin, d), tokenId: asset,
-          };
-        }
-        return out;
-      },
+      handle: (x) => venue.contractAccount(venue.accountOf(keyOf(x).userId, 3, keyOf(x).accountIndex)),
     },
     {
       method: 'GET', path: 'main:depositOrders', security: 'USER_DATA', weight: 5,
@@ -120,11 +102,10 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
         const address = x.p.opt('address') ?? '';
         const allowed = addresses(userId);
         if (address !== '' && allowed.length > 0 && !allowed.includes(address)) throw new ApiError(-1187, 'Withdrawal address not in whitelist');
-        const r = ledger.withdraw({
+        const r = venue.withdraw({
           userId, tokenId: x.p.opt('tokenId') ?? '', clientOrderId: x.p.opt('clientOrderId') ?? '', address, addressExt: x.p.opt('addressExt'),
           quantity: amountParam(x.p, 'withdrawQuantity') ?? 0n, chainType: x.p.opt('chainType'),
         });
-        announce([venue.accountOf(userId, 1, 0)], x.p.opt('tokenId') ?? '');
         return { status: r.status, success: r.success, needBrokerAudit: r.needBrokerAudit, orderId: r.orderId };
       },
     },
@@ -140,8 +121,7 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
         const actor = { userId: keyOf(x).userId, accountIndex: keyOf(x).accountIndex };
         if (x.p.opt('from') !== undefined || x.p.opt('to') !== undefined) {
           const currency = x.p.opt('currency') ?? '';
-          ledger.transferPending(actor, { from: x.p.opt('from') ?? '', to: x.p.opt('to') ?? '', currency, amount: amountParam(x.p, 'amount') ?? 0n });
-          announce([venue.accountOf(actor.userId, 1, 0), venue.accountOf(actor.userId, 3, 0)], currency);
+          venue.transferPending(actor, { from: x.p.opt('from') ?? '', to: x.p.opt('to') ?? '', currency, amount: amountParam(x.p, 'amount') ?? 0n });
           return { message: 'success', timestamp: x.now };
         }
         const req = {
@@ -149,9 +129,7 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
           toAccountType: smallInt(x.p, 'toAccountType'), toAccountIndex: smallInt(x.p, 'toAccountIndex'),
           tokenId: x.p.opt('tokenId') ?? '', amount: amountParam(x.p, 'amount') ?? 0n,
         };
-        const ends = resolveTransfer(ledger, actor, req);
-        ledger.transfer(actor, req);
-        announce([ends.from, ends.to], req.tokenId);
+        venue.transfer(actor, req);
         return { success: 'true' };
       },
     },

@@ -1,14 +1,10 @@
 /** Contract trading routes (/openapi/contract/v1/...) and the public funding-rate and insurance routes. */
-import { fmtAmount } from '../ledger/amount.ts';
 import type { SimVenue } from '../engine/venue.ts';
-import type { VenueConfig } from './config.ts';
 import { apiError, missingParam } from './errors.ts';
 import { keyOf, type Ctx, type Route } from './route.ts';
 
-const EIGHT_HOURS = 8 * 3_600_000;
-
 /** Returns the contract routes. */
-export function contractRoutes(venue: SimVenue, c: VenueConfig): Route[] {
+export function contractRoutes(venue: SimVenue): Route[] {
   const account = (x: Ctx): string => venue.accountOf(keyOf(x).userId, 3, keyOf(x).accountIndex);
   const which = (x: Ctx) => ({ orderId: x.p.optId('orderId'), clientOrderId: x.p.opt('clientOrderId') ?? x.p.opt('origClientOrderId') });
   const orderType = (x: Ctx): string | undefined => x.p.opt('orderType')?.toUpperCase();
@@ -55,25 +51,13 @@ export function contractRoutes(venue: SimVenue, c: VenueConfig): Route[] {
     },
     {
       method: 'GET', path: 'contract:fundingRate', security: 'NONE', weight: 0,
-      handle: (x) => {
-        const symbol = x.p.opt('symbol');
-        const start = Math.floor(x.now / EIGHT_HOURS) * EIGHT_HOURS;
-        return c.instruments.contracts.filter((k) => symbol === undefined || k.symbol === symbol).map((k) => ({
-          symbol: k.symbol, intervalStart: String(start), intervalEnd: String(start + EIGHT_HOURS), rate: k.fundingRate,
-        }));
-      },
+      handle: (x) => venue.fundingRates({
+        symbol: x.p.opt('symbol'), state: x.p.opt('state')?.toLowerCase(), from: x.p.optInt('from'), endTime: x.p.optInt('endTime'), limit: x.p.limit(20, 1000),
+      }),
     },
     {
       method: 'GET', path: 'contract:insurance', security: 'NONE', weight: 0,
-      handle: (x) => {
-        const tokens = [...new Set(c.instruments.contracts.map((k) => k.marginToken))];
-        const out: Record<string, unknown[]> = {};
-        for (const t of tokens) {
-          out[t] = venue.ledger.insuranceRecords(t).slice(-x.p.limit(20, 1000)).reverse()
-            .map((r) => ({ id: r.id, timestamp: r.timestamp, value: fmtAmount(r.value), unit: r.unit }));
-        }
-        return out;
-      },
+      handle: (x) => venue.insurance({ symbol: x.p.opt('symbol'), fromId: x.p.optId('fromId'), toId: x.p.optId('toId'), limit: x.p.limit(20, 1000) }),
     },
   ];
 }

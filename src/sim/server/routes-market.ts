@@ -1,10 +1,9 @@
-/** Public market routes under /openapi/quote/v1 (with and without `contract/`) and the public contract routes; times are numbers here. */
+/** Public market routes under /openapi/quote/v1 (with and without `contract/`), the index and the contract-info list; times are numbers here. */
 import type { SimVenue } from '../engine/venue.ts';
 import { fmtAmount } from '../ledger/amount.ts';
 import type { Ticker24 } from '../engine/market.ts';
 import { ApiError } from './errors.ts';
 import type { VenueConfig } from './config.ts';
-import { indexPriceOf } from './market-adapter.ts';
 import type { Params } from './params.ts';
 import type { Route } from './route.ts';
 
@@ -38,9 +37,7 @@ function contractTicker(t: Ticker24, openInterest: string): Record<string, unkno
 /** Returns the market-data routes. */
 export function marketRoutes(venue: SimVenue, c: VenueConfig): Route[] {
   const isContract = (s: string): boolean => c.instruments.contracts.some((k) => k.symbol === s);
-  // Open interest is the quantity of every open LONG position (each one has a SHORT of the same size).
-  const openInterest = (symbol: string): string =>
-    fmtAmount(venue.desk.positions.ofSymbol(symbol).reduce((sum, p) => (p.side === 'LONG' ? sum + p.position : sum), 0n));
+  const openInterest = (symbol: string): string => fmtAmount(venue.market.openInterest(symbol));
   const tickers = (path: string, p: Params): unknown => {
     const symbol = p.opt('symbol');
     const contract = path.includes('/contract/') || (symbol !== undefined && isContract(symbol));
@@ -64,42 +61,7 @@ export function marketRoutes(venue: SimVenue, c: VenueConfig): Route[] {
     { method: 'GET', path: 'quote:ticker/24hr', security: 'NONE', weight: 1, handle: (x) => tickers(x.path, x.p) },
     { method: 'GET', path: 'quote:ticker/price', security: 'NONE', weight: 1, handle: (x) => venue.priceTicker(x.p.opt('symbol')) },
     { method: 'GET', path: 'quote:ticker/bookTicker', security: 'NONE', weight: 1, handle: (x) => venue.bookTicker(x.p.opt('symbol')) },
-    {
-      method: 'GET', path: 'quote:index', security: 'NONE', weight: 1,
-      handle: (x) => {
-        const wanted = x.p.opt('symbols')?.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
-          ?? [...new Set(c.instruments.contracts.map((k) => k.index))];
-        const index: Record<string, string> = {};
-        const edp: Record<string, string> = {};
-        for (const s of wanted) {
-          const v = indexPriceOf(venue, c, s);
-          if (v !== undefined) {
-            index[s] = v;
-            edp[s] = v;
-          }
-        }
-        return { index, edp };
-      },
-    },
-    {
-      method: 'GET', path: 'main:contracts', security: 'NONE', weight: 1,
-      handle: () => c.instruments.contracts.map((k) => {
-        const t = venue.ticker24h(k.symbol, 'contract') as Ticker24;
-        const ix = indexPriceOf(venue, c, k.index) ?? '0';
-        return {
-          symbol: k.symbol, symbolName: k.symbolName ?? k.symbol, baseToken: k.symbol, quoteToken: k.marginToken,
-          lastPrice: t.lastPrice, baseVolume: t.volume, quoteVolume: t.quoteVolume, bid: t.bestBidPrice, ask: t.bestAskPrice,
-          high: t.highPrice, low: t.lowPrice, productType: 'futures', openInterest: openInterest(k.symbol), indexPrice: ix, index: k.index,
-          indexBaseToken: 'USD', startTs: String(Math.floor((t.time - 86_400_000) / 1000)), endTs: String(Math.floor(t.time / 1000)),
-          fundingRate: k.fundingRate, nextFundingRate: k.fundingRate, nextFundingRateTs: nextFundingSeconds(t.time),
-        };
-      }),
-    },
+    { method: 'GET', path: 'quote:index', security: 'NONE', weight: 1, handle: (x) => venue.indexPrices(x.p.opt('symbols')) },
+    { method: 'GET', path: 'main:contracts', security: 'NONE', weight: 1, handle: () => venue.contracts() },
   ];
-}
-
-/** Returns the next 8-hour funding boundary after `now`, in seconds (venue-notes.md §5). */
-export function nextFundingSeconds(now: number): number {
-  const eight = 8 * 3_600_000;
-  return Math.floor((Math.floor(now / eight) + 1) * eight / 1000);
 }

@@ -248,11 +248,18 @@ const STEPS: readonly Step[] = [
     run: async (c) => {
       const list = await c.contracts();
       expect(list.map((k) => [k.symbol, k.index])).toEqual([['BTC-PERP-REV', 'BTCUSDT'], ['BTC-SWAP-USDT', 'BTCUSDT']]);
-      expect(list[0]).toMatchObject({ lastPrice: '30000', fundingRate: '0.0001', openInterest: '100' });
+      // Nothing settled yet: the last rate is 0, the next one is the configured fixed rate.
+      expect(list[0]).toMatchObject({ lastPrice: '30000', fundingRate: '0', nextFundingRate: '0.0001', openInterest: '100', indexPrice: '30000' });
       expect(list[1]).toMatchObject({ openInterest: '0' });
     },
   },
-  { name: 'insurance', run: async (c) => expect(Object.keys(await c.insurance({ symbol: 'BTC-PERP-REV' })).sort()).toEqual(['BTC', 'USDT']) },
+  {
+    name: 'insurance',
+    run: async (c) => {
+      expect(Object.keys(await c.insurance({ symbol: 'BTC-PERP-REV' }))).toEqual(['BTC']);
+      expect(Object.keys(await c.insurance()).sort()).toEqual(['BTC', 'USDT']);
+    },
+  },
   {
     name: 'fundingRate',
     run: async (c) => {
@@ -262,7 +269,7 @@ const STEPS: readonly Step[] = [
       expect(f!.intervalEnd - f!.intervalStart).toBe(8 * 3_600_000);
     },
   },
-  { name: 'contractIndex', run: async (c) => expect(Object.keys((await c.contractIndex({ symbols: 'BTCUSDT' })).index)).toEqual(['BTCUSDT']) },
+  { name: 'contractIndex', run: async (c) => expect((await c.contractIndex({ symbols: 'BTCUSDT' })).index).toEqual({ BTCUSDT: '30000' }) },
   {
     name: 'spotAccount',
     run: async (c) => {

@@ -2,8 +2,10 @@
  * The order executor. Commands in, events out: `submit` checks an intent with the RiskGate (the one
  * place risk is applied: strategies never reach the venue around it), returns the clientOrderId at
  * once, and queues the venue call; what happens next arrives as ExecutionEvents (and order events on
- * the bus). Its own queue sends cancels first, then order queries, then new orders, each when the
- * executor's budget allows: new orders leave a reserve of weight for cancels, and a 429 pauses all.
+ * the bus). Its own queue sends cancels first, then order queries and reconciliation reads, then new
+ * orders, each when the executor's budget allows: new orders leave a reserve of weight for cancels, and
+ * a 429 pauses all. Every venue call of the executor and its reconciler goes through this one queue, so
+ * none overlaps another beyond `maxInFlight` (a read sent beside a command that earns a 429 would risk a 418).
  *
  * Outcomes: denied (the gate refused; nothing sent), rejected (a definite VenueError), unknown
  * (timeout, 5xx, 504, 429 after sending): settled by getOrder on the same clientOrderId, and marked
@@ -14,6 +16,7 @@ import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { compareDecimal, Decimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
+import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { AccountKind, Gateway, Instrument, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
 import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
@@ -59,12 +62,27 @@ export interface ExecutorOptions {
   readonly logger?: Logger;
 }
 
+/** A reconciliation read queued like any command: it settles the caller's promise when it has run (or is dropped at stop). */
+interface ReadCommand {
+  readonly kind: 'read';
+  readonly label: string;
+  readonly weight: number;
+  readonly run: () => Promise<void>;
+  readonly drop: (err: unknown) => void;
+}
+
 type Command =
   | { readonly kind: 'cancel'; readonly clientOrderId: string }
   | { readonly kind: 'query'; readonly clientOrderId: string }
-  | { readonly kind: 'place'; readonly clientOrderId: string; readonly req: OrderRequest };
+  | { readonly kind: 'place'; readonly clientOrderId: string; readonly req: OrderRequest }
+  | ReadCommand;
 
-const PRIORITY: Readonly<Record<Command['kind'], number>> = { cancel: 0, query: 1, place: 2 };
+const PRIORITY: Readonly<Record<Command['kind'], number>> = { cancel: 0, query: 1, read: 1, place: 2 };
+
+/** Returns the clientOrderId a command acts on (undefined for reads, which name no order). */
+function orderOf(c: Command): string | undefined {
+  return c.kind === 'read' ? undefined : c.clientOrderId;
+}
 
 function costOf(c: Command, account: AccountKind): Cost {
   switch (c.kind) {
@@ -74,6 +92,8 @@ function costOf(c: Command, account: AccountKind): Cost {
       return { weight: account === 'spot' ? 2 : 1, orders: 0 };
     case 'query':
       return { weight: 1, orders: 0 };
+    case 'read':
+      return { weight: c.weight, orders: 0 };
     default: {
       const never: never = c;
       throw new RangeError(`command: ${String(never)}`);
@@ -132,6 +152,7 @@ export class OrderExecutor {
       inFlight: () => this.inFlight,
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
+      read: (label, weight, fn) => this.read(label, weight, fn),
     });
     this.store.on((ev) => {
       if (ev.type !== 'order' || !isTerminal(ev.order.phase)) return;
@@ -164,6 +185,13 @@ export class OrderExecutor {
     for (const off of this.offs.splice(0)) off();
     for (const t of this.retries.values()) t.cancel();
     this.retries.clear();
+    // Queued reads will never be sent: their callers (a reconciliation) end with an error instead of waiting forever.
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const c = this.queue[i]!;
+      if (c.kind !== 'read') continue;
+      this.queue.splice(i, 1);
+      c.drop(new BhError('EXECUTOR_STOPPED', `${c.label}: the executor stopped before the read was sent`, 'denied', { context: { read: c.label } }));
+    }
     this.timer?.cancel();
     this.timer = undefined;
   }
@@ -250,6 +278,27 @@ export class OrderExecutor {
     return this.queue.length;
   }
 
+  /**
+   * Runs a venue read through the executor's queue and budget (after cancels, beside order queries,
+   * before new orders) and returns its answer; a 429 it earns pauses the executor like any other.
+   */
+  read<T>(label: string, weight: number, fn: () => Promise<T>): Promise<T> {
+    if (this.stopped) return Promise.reject(new BhError('EXECUTOR_STOPPED', `${label}: the executor is stopped`, 'denied', { context: { read: label } }));
+    return new Promise<T>((resolve, reject) => {
+      const run = async (): Promise<void> => {
+        try {
+          const v = await fn();
+          this.budget.succeeded();
+          resolve(v);
+        } catch (err) {
+          this.noteRateLimit(err);
+          reject(err);
+        }
+      };
+      this.enqueue({ kind: 'read', label, weight, run, drop: reject });
+    });
+  }
+
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
     const snapshot = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
@@ -296,12 +345,13 @@ export class OrderExecutor {
   }
 
   private enqueue(c: Command): void {
-    if (this.queue.some((q) => q.kind === c.kind && q.clientOrderId === c.clientOrderId)) return;
+    if (c.kind !== 'read' && this.queue.some((q) => q.kind === c.kind && orderOf(q) === c.clientOrderId)) return;
     this.queue.push(c);
     this.pump();
   }
 
   private accountOf(c: Command): AccountKind {
+    if (c.kind === 'read') return 'spot';
     return c.kind === 'place' ? c.req.account : this.store.get(c.clientOrderId)?.account ?? this.foreign.get(c.clientOrderId)?.account ?? 'spot';
   }
 
@@ -315,7 +365,8 @@ export class OrderExecutor {
       let pick = -1;
       for (let i = 0; i < this.queue.length; i++) {
         const c = this.queue[i]!;
-        if (c.kind !== 'place' && this.inFlight.has(c.clientOrderId)) continue;
+        const id = orderOf(c);
+        if (c.kind !== 'place' && id !== undefined && this.inFlight.has(id)) continue;
         const ms = this.budget.waitFor(costOf(c, this.accountOf(c)), now);
         if (ms > 0) {
           wait = Math.min(wait, ms);
@@ -327,10 +378,11 @@ export class OrderExecutor {
       const [c] = this.queue.splice(pick, 1) as [Command];
       this.budget.charge(costOf(c, this.accountOf(c)), now);
       this.running += 1;
-      this.inFlight.add(c.clientOrderId);
+      const id = orderOf(c);
+      if (id !== undefined) this.inFlight.add(id);
       void this.run(c).finally(() => {
         this.running -= 1;
-        this.inFlight.delete(c.clientOrderId);
+        if (id !== undefined) this.inFlight.delete(id);
         this.pump();
         if (this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
       });
@@ -354,6 +406,8 @@ export class OrderExecutor {
         return this.runCancel(c.clientOrderId);
       case 'query':
         return this.runQuery(c.clientOrderId);
+      case 'read':
+        return c.run();
       default: {
         const never: never = c;
         throw new RangeError(`command: ${String(never)}`);

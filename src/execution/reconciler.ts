@@ -4,7 +4,8 @@
  * answers: open orders (adopt or cancel the unknown, settle the missing by getOrder), fills from
  * myTrades (counted once by trade id), then balances and positions, adopted only when no fill arrived
  * while they were read (the trade ids before and after the reads agree), so a snapshot and the fills
- * above its watermark never count the same trade twice.
+ * above its watermark never count the same trade twice. Every read goes through `read` (the executor's
+ * queue and budget), so reconciliation never sends beside an executor command.
  */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
@@ -39,7 +40,12 @@ export interface ReconcilerDeps {
   readonly cancel: (r: OrderReport) => void;
   /** Settles one of our orders with getOrder. */
   readonly check: (clientOrderId: string) => void;
+  /** Runs one venue read of `weight` through the caller's queue and budget (default: at once). */
+  readonly read?: <T>(label: string, weight: number, fn: () => Promise<T>) => Promise<T>;
 }
+
+/** Weight of each read (venue-notes.md §5, the larger of the documented and the charged): openOrders per account (contracts ask LIMIT and STOP), one myTrades page, positions, both accounts. */
+const READ_WEIGHT = { openOrders: { spot: 1, contract: 2 }, trades: 5, positions: 5, balances: 10 } as const;
 
 /** Reconciliation runs; see the module comment. */
 export class Reconciler {
@@ -49,9 +55,11 @@ export class Reconciler {
   private fillsAgain = false;
   private fillTimer: TimerHandle | undefined;
   private readonly opt: ReconcileOptions;
+  private readonly read: <T>(label: string, weight: number, fn: () => Promise<T>) => Promise<T>;
 
   constructor(private readonly d: ReconcilerDeps) {
     this.opt = { unknownOrders: 'cancel', accounts: ['spot', 'contract'], everyMs: 30_000, fillDelayMs: 200, snapshotAttempts: 3, ...d.options };
+    this.read = d.read ?? ((_label, _weight, fn) => fn());
   }
 
   /** The period of the clock-driven run. */
@@ -91,7 +99,8 @@ export class Reconciler {
       do {
         this.fillsAgain = false;
         for (const account of this.opt.accounts) {
-          const got = await this.d.gateway.tradesSince(account, this.ledger.lastId[account]);
+          const after = this.ledger.lastId[account];
+          const got = await this.read(`tradesSince ${account}`, READ_WEIGHT.trades, () => this.d.gateway.tradesSince(account, after));
           const { ledger, fresh } = mergeFills(this.ledger, got);
           this.ledger = ledger;
           if (history || fresh.length === 0) continue;
@@ -111,7 +120,7 @@ export class Reconciler {
     let checked = 0;
     const before = this.ledger.seen.size;
     for (const account of this.opt.accounts) {
-      const venueOpen = await this.d.gateway.openOrders(account);
+      const venueOpen = await this.read(`openOrders ${account}`, READ_WEIGHT.openOrders[account], () => this.d.gateway.openOrders(account));
       const local = new Map([...this.d.store.map()].filter(([, o]) => o.account === account));
       const r = reconcileOpenOrders({ local, venueOpen, policy: this.opt.unknownOrders, inFlight: this.d.inFlight() });
       for (const o of r.updated.values()) this.d.store.put(o, 'rest');
@@ -131,8 +140,8 @@ export class Reconciler {
   private async refreshSnapshot(): Promise<void> {
     for (let i = 0; i < this.opt.snapshotAttempts; i++) {
       const mark = JSON.stringify(this.ledger.lastId);
-      const balances = await this.d.gateway.balances();
-      const positions = await this.d.gateway.positions();
+      const balances = await this.read('balances', READ_WEIGHT.balances, () => this.d.gateway.balances());
+      const positions = await this.read('positions', READ_WEIGHT.positions, () => this.d.gateway.positions());
       await this.syncFills();
       if (JSON.stringify(this.ledger.lastId) !== mark) continue;
       this.d.portfolio.adopt({ balances, positions, watermark: this.ledger.lastId });

@@ -4,7 +4,9 @@ import { EventBus } from '../../src/bus/index.ts';
 import type { Clock, TimerHandle, VirtualClock } from '../../src/core/clock.ts';
 import { ClientOrderIds } from '../../src/core/ids.ts';
 import { silentLogger } from '../../src/core/logger.ts';
-import { instrumentsOf } from '../../src/model/index.ts';
+import {
+  instrumentsOf, type AccountKind, type Balances, type BrokerInfo, type FillReport, type Gateway, type OrderLocator, type OrderReport, type OrderRequest, type Position,
+} from '../../src/model/index.ts';
 import { RiskGate } from '../../src/risk/index.ts';
 import { RestGateway, VenueRestClient } from '../../src/venue/index.ts';
 import { OrderExecutor, Portfolio, isTerminal, type ExecutionEvent, type ExecutorOptions } from '../../src/execution/index.ts';
@@ -59,6 +61,58 @@ export class CountingClock implements Clock {
   }
 }
 
+/** The executor's gateway: the real RestGateway, with each call it makes written down (name, what it named) and the most calls at once. */
+export class RecordingGateway implements Gateway {
+  readonly calls: string[] = [];
+  private active = 0;
+  maxConcurrent = 0;
+
+  constructor(private readonly inner: Gateway) {}
+
+  place(req: OrderRequest): Promise<OrderReport> {
+    return this.track(`place ${req.clientOrderId}`, () => this.inner.place(req));
+  }
+
+  cancel(ref: OrderLocator): Promise<OrderReport> {
+    return this.track(`cancel ${ref.clientOrderId ?? ref.orderId ?? ''}`, () => this.inner.cancel(ref));
+  }
+
+  getOrder(ref: OrderLocator): Promise<OrderReport> {
+    return this.track(`getOrder ${ref.clientOrderId ?? ref.orderId ?? ''}`, () => this.inner.getOrder(ref));
+  }
+
+  openOrders(account: AccountKind, symbol?: string): Promise<readonly OrderReport[]> {
+    return this.track(`openOrders ${account}`, () => this.inner.openOrders(account, symbol));
+  }
+
+  tradesSince(account: AccountKind, afterTradeId?: string): Promise<readonly FillReport[]> {
+    return this.track(`tradesSince ${account}`, () => this.inner.tradesSince(account, afterTradeId));
+  }
+
+  positions(): Promise<readonly Position[]> {
+    return this.track('positions', () => this.inner.positions());
+  }
+
+  balances(): Promise<Balances> {
+    return this.track('balances', () => this.inner.balances());
+  }
+
+  exchangeInfo(): Promise<BrokerInfo> {
+    return this.track('exchangeInfo', () => this.inner.exchangeInfo());
+  }
+
+  private async track<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.calls.push(name);
+    this.active += 1;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.active);
+    try {
+      return await fn();
+    } finally {
+      this.active -= 1;
+    }
+  }
+}
+
 export interface Rig {
   readonly t: TestVenue;
   readonly rest: VenueRestClient;
@@ -71,11 +125,18 @@ export interface Rig {
   readonly counter: VenueRestClient;
   /** The executor's clock (the venue's, with its timers counted). */
   readonly exClock: CountingClock;
+  /** The executor's gateway, recording its calls. */
+  readonly seen: RecordingGateway;
   close(): Promise<void>;
 }
 
+export interface RigHooks {
+  /** Runs on the venue before the executor starts (e.g. orders the bot will find at start-up). */
+  readonly beforeStart?: (x: { rest: VenueRestClient; counter: VenueRestClient }) => Promise<void>;
+}
+
 /** Starts the venue (with `venueOver` config sections, and a counterparty account) and an executor on it. */
-export async function startRig(venueOver: Record<string, unknown> = {}, exOver: Partial<ExecutorOptions> = {}): Promise<Rig> {
+export async function startRig(venueOver: Record<string, unknown> = {}, exOver: Partial<ExecutorOptions> = {}, hooks: RigHooks = {}): Promise<Rig> {
   const t = await startTest({ accounts: accounts(), ...venueOver });
   const counter = new VenueRestClient({ baseUrl: t.url, apiKey: COUNTER_KEY, secret: COUNTER_SECRET, clock: t.clock });
   const rest = new VenueRestClient({ baseUrl: t.url, apiKey: KEY, secret: SECRET, clock: t.clock });
@@ -87,15 +148,17 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
   const portfolio = new Portfolio(instruments, (orderId) => ex.current?.store.byVenueId(orderId)?.strategyId);
   const gate = new RiskGate({ instruments, config: { tradingState: 'active', rounding: 'deny' } });
   const exClock = new CountingClock(t.clock);
+  const seen = new RecordingGateway(gateway);
   ex.current = new OrderExecutor({
-    gateway, bus, clock: exClock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'run1'),
+    gateway: seen, bus, clock: exClock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'run1'),
     reconcile: { everyMs: 0 }, ...exOver,
   });
   const events: ExecutionEvent[] = [];
   ex.current.on((e) => events.push(e));
+  await hooks.beforeStart?.({ rest, counter });
   await ex.current.start();
   return {
-    t, rest, gateway, bus, portfolio, ex: ex.current, events, counter, exClock,
+    t, rest, gateway, bus, portfolio, ex: ex.current, events, counter, exClock, seen,
     close: async () => {
       ex.current?.stop();
       bus.close();

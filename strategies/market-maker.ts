@@ -46,12 +46,24 @@ export default defineStrategy({
       return Math.max(-p.maxSkewTicks, Math.min(p.maxSkewTicks, skew));
     };
 
+    /** Returns the best price of a side in ticks, leaving out our own quote (else the maker would chase itself). */
+    const best = (levels: readonly (readonly [string, string])[], own: { ticks: number } | undefined): number | undefined => {
+      for (const [price, qty] of levels) {
+        const ticks = toTicks(inst, price);
+        if (own !== undefined && ticks === own.ticks && new Decimal(qty).lte(p.quantity)) continue;
+        return ticks;
+      }
+      return undefined;
+    };
+
     const requote = (): void => {
-      const bid = book?.bids[0];
-      const ask = book?.asks[0];
-      if (bid === undefined || ask === undefined) return;
-      const bestBid = toTicks(inst, bid[0]);
-      const bestAsk = toTicks(inst, ask[0]);
+      if (book === undefined) return;
+      const bid = best(book.bids, quotes.BUY);
+      const ask = best(book.asks, quotes.SELL);
+      if (bid === undefined && ask === undefined) return;
+      // A one-sided book (our own stale quote can keep another maker's post-only orders out): price off the side there is.
+      const bestBid = bid ?? ask! - p.spreadTicks;
+      const bestAsk = ask ?? bid! + p.spreadTicks;
       const mid2 = bestBid + bestAsk; // twice the mid, to stay in whole ticks
       const skew = skewTicks();
       const half = Math.floor(p.spreadTicks / 2);

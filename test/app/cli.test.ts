@@ -68,12 +68,15 @@ describe('npm start', () => {
     const code = await new Promise<number | null>((resolve) => {
       child.stdout.on('data', (b: Buffer) => {
         out += b.toString();
-        if (out.includes('"msg":"running"') && !child.killed) child.kill('SIGINT');
+        // Interrupt once a status line shows quotes resting on the venue.
+        if (/"msg":"status mm\[running\] orders=[1-9]/.test(out) && !child.killed) child.kill('SIGINT');
       });
       child.on('exit', (c) => resolve(c));
     });
     expect(code).toBe(0);
     expect(out).toContain('"reason":"SIGINT"');
     expect(out).toContain('"msg":"stopped"');
+    // stop.cancelAll is on in config/default.yaml: the last status line counts no open order.
+    expect(out).toMatch(/"msg":"status mm\[stopped\] orders=0 /);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-/** The market agents of a served venue, from the `agents` list of config/venue.yaml: books that move while nobody else trades. */
+/** The market agents of a served venue, from the `agents` list of config/venue.yaml: spot and contract books that move while nobody else trades. */
 import type { AgentsConfig } from '../engine/config.ts';
 import type { SimVenue } from '../engine/venue.ts';
 import { MarketAgents } from '../agents/index.ts';
@@ -10,20 +10,25 @@ export interface RunningAgents {
 }
 
 /**
- * Returns the engine's agent settings for the spot makers and takers of the config, or undefined
- * when no spot symbol has a maker. One liquidity provider quotes every maker symbol around a
- * reference that starts at the symbol's initialPrice, with the first maker's cadence and levels;
- * noise takers act at the first taker's cadence.
+ * Returns the engine's agent settings for the makers and takers of the config, or undefined when
+ * no symbol has a maker. One spot liquidity provider quotes every spot maker symbol around a
+ * reference that starts at the symbol's initialPrice, with the first maker's cadence and levels,
+ * and noise takers act at the first taker's cadence. Contracts with a maker get the contract agents:
+ * a reference per index (starting at the index's spot initialPrice, else the contract's) that drives
+ * the venue's index, a provider quoting around it and a noise taker, on funded contract accounts.
  */
-export function spotAgentsConfig(c: VenueConfig): AgentsConfig | undefined {
+export function agentsConfig(c: VenueConfig): AgentsConfig | undefined {
   const spot = new Map(c.instruments.spot.map((s) => [s.symbol, s]));
-  const makers = c.agents.filter((a) => a.kind === 'maker' && spot.has(a.symbol));
+  const contracts = new Map(c.instruments.contracts.map((k) => [k.symbol, k]));
+  const makers = c.agents.filter((a) => a.kind === 'maker');
   if (makers.length === 0) return undefined;
-  const first = makers[0]!;
-  const taker = c.agents.find((a) => a.kind !== 'maker' && spot.has(a.symbol));
+  const spotMakers = makers.filter((m) => spot.has(m.symbol));
+  const contractMakers = makers.filter((m) => contracts.has(m.symbol));
+  const first = spotMakers[0] ?? makers[0]!;
+  const taker = c.agents.find((a) => a.kind !== 'maker');
   const referencePrice: Record<string, string> = {};
   const funds: Record<string, string> = {};
-  for (const m of makers) {
+  for (const m of spotMakers) {
     const s = spot.get(m.symbol)!;
     if (s.initialPrice === undefined) throw new Error(`agents: spot symbol ${m.symbol} has a maker but no initialPrice to quote around`);
     referencePrice[m.symbol] = s.initialPrice;
@@ -31,8 +36,16 @@ export function spotAgentsConfig(c: VenueConfig): AgentsConfig | undefined {
     funds[s.baseAsset] = '1000000';
     funds[s.quoteAsset] = '1000000000';
   }
+  const contractFunds: Record<string, string> = {};
+  for (const m of contractMakers) {
+    const k = contracts.get(m.symbol)!;
+    const start = spot.get(k.index)?.initialPrice ?? k.initialPrice;
+    if (start === undefined) throw new Error(`agents: contract ${m.symbol} has a maker but neither its index ${k.index} nor it has an initialPrice`);
+    referencePrice[k.index] ??= start;
+    contractFunds[k.marginToken] = k.inverse ? '100000' : '1000000000';
+  }
   return {
-    symbols: makers.map((m) => m.symbol),
+    symbols: spotMakers.map((m) => m.symbol),
     referencePrice,
     quoteEveryMs: first.everyMs,
     takerEveryMs: taker?.everyMs ?? 3000,
@@ -41,17 +54,15 @@ export function spotAgentsConfig(c: VenueConfig): AgentsConfig | undefined {
     spreadTicks: Math.min(first.spreadTicks, 5),
     levelGapTicks: 1,
     funds,
+    ...(contractMakers.length > 0 ? { contracts: contractMakers.map((m) => m.symbol), contractFunds } : {}),
   };
 }
 
 /** Creates the agents of `c` on `venue` (funding their accounts) and starts them. */
 export function startAgents(venue: SimVenue, c: VenueConfig, seed: number): RunningAgents {
-  const stops: (() => void)[] = [];
-  const spot = spotAgentsConfig(c);
-  if (spot) {
-    const agents = new MarketAgents(venue, spot, seed);
-    agents.start();
-    stops.push(() => agents.stop());
-  }
-  return { stop: () => stops.splice(0).forEach((s) => s()) };
+  const cfg = agentsConfig(c);
+  if (!cfg) return { stop: () => undefined };
+  const agents = new MarketAgents(venue, cfg, seed);
+  agents.start();
+  return { stop: () => agents.stop() };
 }

@@ -25,6 +25,22 @@ describe('market agents of config/venue.yaml', () => {
     expect(all.reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
   });
 
+  it('quote both contracts around an index they move, and trade them', async () => {
+    t = await startTest({ agents: shipped.agents });
+    for (const symbol of ['BTC-PERP-REV', 'BTC-SWAP-USDT']) {
+      const d = (await send(t.url, 'GET', '/openapi/quote/v1/contract/depth', { query: `symbol=${symbol}` })).json as { bids: string[][]; asks: string[][] };
+      expect(d.bids.length, symbol).toBeGreaterThan(0);
+      expect(d.asks.length, symbol).toBeGreaterThan(0);
+      expect(Number(d.bids[0]![0]) / 30000).toBeGreaterThan(0.99);
+    }
+    const index0 = (await send(t.url, 'GET', '/openapi/quote/v1/contract/index')).json.index.BTCUSDT as string;
+    await t.clock.advance(120_000);
+    const index1 = (await send(t.url, 'GET', '/openapi/quote/v1/contract/index')).json.index.BTCUSDT as string;
+    expect(index1).not.toBe(index0);
+    const trades = await Promise.all(['BTC-PERP-REV', 'BTC-SWAP-USDT'].map(async (s) => ((await send(t!.url, 'GET', '/openapi/quote/v1/contract/trades', { query: `symbol=${s}` })).json as unknown[]).length));
+    expect(trades.reduce((a, b) => a + b, 0)).toBeGreaterThan(5);
+  });
+
   it('stop with the venue: no timers left to move the books', async () => {
     t = await startTest({ agents: shipped.agents });
     const v = t;

@@ -57,6 +57,16 @@ export class IndexPrices {
     return divRound(sum, BigInt(inWindow.length), 'floor');
   }
 
+  /** Returns the kept samples as plain data (exportState): symbol → [time, price] pairs. */
+  exportData(): [string, [number, string][]][] {
+    return [...this.samples.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, list]) => [k, list.map((x): [number, string] => [x.t, x.price.toString()])]);
+  }
+
+  /** Loads exported samples. */
+  importData(d: readonly [string, [number, string][]][]): void {
+    for (const [k, list] of d) this.samples.set(k, list.map(([t, p]) => ({ t, price: BigInt(p) })));
+  }
+
   /** Returns the symbols that have an index, sorted. */
   symbols(): string[] {
     return [...this.samples.keys()].sort();

@@ -326,6 +326,17 @@ export class Positions {
     p.realizedPnl += realizedDelta;
   }
 
+  /** Loads positions written by snapshotData (exportState) into an empty book of positions. */
+  importData(rows: readonly string[][]): void {
+    for (const [accountId, symbol, side, position, available, avgPrice, margin, realizedPnl, leverage] of rows) {
+      const s = side === 'SHORT' ? 'SHORT' : 'LONG';
+      this.byKey.set(key(accountId!, symbol!, s), {
+        accountId: accountId!, symbol: symbol!, side: s, position: BigInt(position!), available: BigInt(available!), avgPrice: BigInt(avgPrice!),
+        margin: BigInt(margin!), realizedPnl: BigInt(realizedPnl!), leverage: BigInt(leverage!),
+      });
+    }
+  }
+
   /** Returns all positions as canonical JSON-ready data. */
   snapshotData(): unknown {
     return [...this.byKey.values()].sort(comparePositions).map((p) => [p.accountId, p.symbol, p.side, p.position.toString(), p.available.toString(), p.avgPrice.toString(), p.margin.toString(), p.realizedPnl.toString(), p.leverage.toString()]);

@@ -15,6 +15,8 @@ import { amountText } from './units.ts';
 export interface IdStarts {
   orderId?: bigint;
   tradeId?: bigint;
+  /** Sequence of the last event already published (a restarted venue continues after it). */
+  logSeq?: number;
 }
 
 /** Default number of finished orders (and of own trades) kept per account for the query endpoints. */
@@ -99,7 +101,7 @@ export class EngineCore {
     ids: IdStarts = {},
     keepFinished = DEFAULT_KEEP_FINISHED,
   ) {
-    this.log = new EventLog(keepLog);
+    this.log = new EventLog(keepLog, ids.logSeq ?? 0);
     this.orderIds = new IdSequence(ids.orderId ?? 1_000_000_000_000_000_001n);
     this.tradeIds = new IdSequence(ids.tradeId ?? 2_000_000_000_000_000_001n);
     this.orders = new OrderIndex(this.orderIds);
@@ -125,6 +127,18 @@ export class EngineCore {
       this.owners.set(accountId, o);
     }
     return o;
+  }
+
+  /** Returns the counters that are not ids (exportState): self-trade keys, the order sequence, trim points. */
+  counters(): { owners: [string, number][]; orderSeq: number; trimAt: [string, number][] } {
+    return { owners: [...this.owners.entries()], orderSeq: this.orderSeq, trimAt: [...this.trimAt.entries()].sort(([a], [b]) => (a < b ? -1 : 1)) };
+  }
+
+  /** Restores what counters() returned. */
+  restoreCounters(d: { owners: [string, number][]; orderSeq: number; trimAt: [string, number][] }): void {
+    for (const [k, v] of d.owners) this.owners.set(k, v);
+    this.orderSeq = d.orderSeq;
+    for (const [k, v] of d.trimAt) this.trimAt.set(k, v);
   }
 
   /** Returns the next internal order sequence number. */
@@ -221,13 +235,13 @@ export class EngineCore {
   }
 
   /** Records an execution of `o` in the trade whose id is the last one taken, for my-trades. */
-  addOwnTrade(o: SimOrder, time: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
+  addOwnTrade(o: SimOrder, time: number, price: number, lots: number, fee: Amount, isMaker: boolean, tradeOff = this.tradeIds.count - 1): void {
     let log = this.tradesByAccount.get(o.accountId);
     if (!log) {
       log = new TradeLog(this.keepFinished);
       this.tradesByAccount.set(o.accountId, log);
     }
-    log.push(this.tradeIds.count - 1, o, time, price, lots, fee, isMaker);
+    log.push(tradeOff, o, time, price, lots, fee, isMaker);
   }
 
   /** Returns an account's kept executions whose order passes `pred`, oldest first. */

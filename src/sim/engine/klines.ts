@@ -98,7 +98,8 @@ class Series {
   readonly bars: Bar[] = [];
   /** How many bars were dropped from the front so far (absolute index = offset + local index). */
   offset = 0;
-  private end = -Infinity;
+  /** End (exclusive) of the open bar's bucket. */
+  end = -Infinity;
 
   constructor(readonly interval: KlineInterval, private readonly cap: number) {}
 
@@ -128,9 +129,9 @@ class Rolling {
   low = Infinity;
   /** Absolute index in the 1m series of the oldest bar in the window. */
   firstAbs = 0;
-  private counted: Bar | undefined;
-  private countedVolume = 0;
-  private countedQuote = 0n;
+  counted: Bar | undefined;
+  countedVolume = 0;
+  countedQuote = 0n;
 
   /** Brings the window up to `now` over the 1m series. */
   update(series: Series, now: number): void {
@@ -179,6 +180,31 @@ export interface TickerUnits {
   volume: number;
   quote: bigint;
   trades: boolean;
+}
+
+/** A number that may be ±Infinity, as JSON can hold it. */
+type Num = number | 'inf' | '-inf';
+const enc = (n: number): Num => (Number.isFinite(n) ? n : n > 0 ? 'inf' : '-inf');
+const dec = (v: Num): number => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
+
+/** A bar as exported: its numbers in field order, bigints as strings. */
+type BarData = [number, number, number, number, number, number, number, number, string, number, number, number, string];
+
+/** A KlineBook's exported state. */
+export interface KlineData {
+  readonly series: [KlineInterval, number, Num, BarData[]][];
+  readonly rolling: [number, string, Num, Num, number, boolean, number, string];
+}
+
+function barData(b: Bar): BarData {
+  return [b.openTime, b.closeTime, b.open, b.high, b.low, b.close, b.volume, b.quote, b.quoteBig.toString(), b.trades, b.takerBuyVolume, b.takerBuyQuote, b.takerBuyQuoteBig.toString()];
+}
+
+function barOf(d: BarData): Bar {
+  return {
+    openTime: d[0], closeTime: d[1], open: d[2], high: d[3], low: d[4], close: d[5], volume: d[6], quote: d[7], quoteBig: BigInt(d[8]),
+    trades: d[9], takerBuyVolume: d[10], takerBuyQuote: d[11], takerBuyQuoteBig: BigInt(d[12]),
+  };
 }
 
 /** Klines of every interval of venue-api.md for one symbol, and its rolling 24h statistics. */
@@ -238,6 +264,30 @@ export class KlineBook {
     if (endTime !== undefined) while (hi > lo && bars[hi - 1]!.openTime > endTime) hi--;
     if (startTime !== undefined && endTime === undefined) return bars.slice(lo, Math.min(hi, lo + limit));
     return bars.slice(Math.max(lo, hi - limit), hi);
+  }
+
+  /** Returns every series and the 24h window as plain data (exportState). */
+  exportData(): KlineData {
+    const r = this.rolling;
+    const bars = this.minute.bars;
+    return {
+      series: this.list.map((x) => [x.interval, x.offset, enc(x.end), x.bars.map(barData)]),
+      rolling: [r.volume, r.quote.toString(), enc(r.high), enc(r.low), r.firstAbs, r.counted !== undefined && r.counted === bars[bars.length - 1], r.countedVolume, r.countedQuote.toString()],
+    };
+  }
+
+  /** Loads what exportData wrote into this empty book. */
+  importData(d: KlineData): void {
+    for (const [iv, offset, end, bars] of d.series) {
+      const x = this.series.get(iv)!;
+      x.offset = offset;
+      x.end = dec(end);
+      x.bars.push(...bars.map(barOf));
+    }
+    const [volume, quote, high, low, firstAbs, countedLast, countedVolume, countedQuote] = d.rolling;
+    const r = this.rolling;
+    Object.assign(r, { volume, quote: BigInt(quote), high: dec(high), low: dec(low), firstAbs, countedVolume, countedQuote: BigInt(countedQuote) });
+    r.counted = countedLast ? this.minute.bars[this.minute.bars.length - 1] : undefined;
   }
 
   /** Returns the last trade price in ticks, or undefined before any trade. */

@@ -46,6 +46,16 @@ export class TradeLog {
     }
   }
 
+  /** Returns the raw rows for exportState: [trade offset, orderId, time, price, lots, fee, isMaker]. */
+  exportRows(): [number, string, number, number, number, string, boolean][] {
+    return this.offs.map((off, i) => [off, this.orders[i]!.orderId, this.times[i]!, this.prices[i]!, Math.floor(this.lotsMaker[i]! / 2), this.fees[i]!.toString(), this.lotsMaker[i]! % 2 === 1]);
+  }
+
+  /** Returns the orders the kept executions belong to. */
+  ordersHeld(): readonly SimOrder[] {
+    return this.orders;
+  }
+
   /** Returns the executions whose order passes `pred`, oldest first, with their trade ids from `ids`. */
   list(ids: IdSequence, pred: (o: SimOrder) => boolean = () => true): OwnTrade[] {
     const out: OwnTrade[] = [];

@@ -3,7 +3,8 @@ import type { Clock } from '../../core/clock.ts';
 import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
 import { positionView, positionWire, type PositionWire } from '../contracts/index.ts';
 import { fmtAmount, toAmount } from '../ledger/amount.ts';
-import { Ledger } from '../ledger/ledger.ts';
+import { Ledger, ledgerIdStarts } from '../ledger/ledger.ts';
+import { exportEngine, importEngine, STATE_VERSION, type VenueStateData } from './state.ts';
 import { resolveTransfer } from '../ledger/transfers.ts';
 import type { AccountId, DepositOrder, PendingTransferRequest, TransferActor, TransferRequest, UserId, WithdrawalOrder, WithdrawRequest, WithdrawResult } from '../ledger/types.ts';
 import { ContractMarket, type ContractInfoView, type FundingRateView, type InsuranceView } from './derivatives.ts';
@@ -69,17 +70,32 @@ export class SimVenue {
   readonly market: ContractMarket;
   private readonly users = new Map<string, UserId>();
 
-  constructor(config: SimVenueConfig, clock: Clock) {
+  /**
+   * Makes a venue from its configuration: instruments, fees, funded accounts. `restore` (see
+   * fromState) starts it from an exported state instead of the configured accounts.
+   */
+  constructor(config: SimVenueConfig, clock: Clock, restore?: VenueStateData) {
     this.clock = clock;
     this.seed = config.seed;
-    this.ledger = new Ledger({ clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}), ...(config.withdrawal ? { withdrawal: config.withdrawal } : {}) });
-    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true, {}, config.keepFinishedOrders);
+    this.ledger = new Ledger({
+      clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}), ...(config.withdrawal ? { withdrawal: config.withdrawal } : {}),
+      ...(restore ? ledgerIdStarts(restore.ledger) : {}),
+    });
+    const ids = restore ? { orderId: BigInt(restore.ids.order[0]), tradeId: BigInt(restore.ids.trade[0]), logSeq: restore.ids.logSeq } : {};
+    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true, ids, config.keepFinishedOrders);
     (config.instruments.symbols ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ spot: parseSpotSymbol(raw, `instruments.symbols[${i}]`) })));
     (config.instruments.contracts ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ contract: parseContract(raw, `instruments.contracts[${i}]`) })));
     this.desk = new ContractDesk(this.core, config.contractFees);
     this.market = new ContractMarket(this.desk, config.funding);
     this.ledger.onWithdrawalStep((w, settled) => this.withdrawalStep(w, settled));
     if (this.instrumentsOf('contract').length > 0) this.market.funding.start();
+    if (restore) {
+      if (restore.version !== STATE_VERSION) throw new Error(`state version ${restore.version} is not ${STATE_VERSION}`);
+      this.ledger.importState(restore.ledger);
+      for (const [name, userId] of restore.users) this.users.set(name, userId);
+      importEngine(restore, this.core, this.desk, this.market);
+      return;
+    }
     for (const a of config.accounts ?? []) {
       const userId = this.createUser(a.name, a.subAccounts ?? 0);
       if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
@@ -431,6 +447,20 @@ export class SimVenue {
   /** Returns the SHA-256 of the serialized event log. */
   logHash(): string {
     return this.core.log.hash();
+  }
+
+  /**
+   * Returns the venue's state as one canonical JSON string: ledger balances, flows and ids, positions,
+   * open orders in their queue places, id counters, the order and trade history queries answer from,
+   * market data (trades, klines, index samples, funding records). `SimVenue.fromState` starts a venue from it.
+   */
+  exportState(): string {
+    return JSON.stringify(exportEngine(this.core, this.desk, this.market, this.users, this.ledger.exportState()));
+  }
+
+  /** Returns a venue started from `state` (exportState of a venue with the same instruments); its timers run on `clock`. */
+  static fromState(config: SimVenueConfig, clock: Clock, state: string): SimVenue {
+    return new SimVenue(config, clock, JSON.parse(state) as VenueStateData);
   }
 
   /** Returns the whole state as one canonical string: equal strings mean equal states. */

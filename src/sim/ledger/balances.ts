@@ -32,6 +32,23 @@ export interface BalanceBookOptions {
   readonly flowIdStart?: bigint;
   /** Flow entries kept per account; older ones are dropped (the endpoint returns at most 500). Default 100 000. */
   readonly maxFlowsPerAccount?: number;
+  /** First insurance record id. */
+  readonly insuranceIdStart?: bigint;
+}
+
+/** The store's state as plain JSON-ready data (bigints as strings), for a stopped venue to start again where it was. */
+export interface BalanceBookData {
+  /** Next user, account and insurance ids; first flow id and flows written. */
+  readonly ids: { user: string; account: string; insurance: string; firstFlow: string; flows: number };
+  readonly users: [string, [string, number, number, string][]][];
+  readonly keys: [string, string, number][];
+  readonly balances: [string, [string, string, string][]][];
+  readonly pools: [string, [string, string][]][];
+  readonly inflow: [string, string][];
+  readonly outflow: [string, string][];
+  readonly assets: string[];
+  readonly flows: [string, ReturnType<FlowLog['exportData']>][];
+  readonly insurance: [string, number, string, string][];
 }
 
 /** A balance as a step would leave it. */
@@ -87,7 +104,7 @@ export class BalanceBook {
     this.userIds = new SequenceIds(opts.userIdStart ?? 10_000_001n);
     this.accountIds = new SequenceIds(opts.accountIdStart ?? 122_216_245_228_131n);
     this.firstFlowId = opts.flowIdStart ?? 539_870_570_957_903_104n;
-    this.insuranceIds = new SequenceIds(1_552_272_184_833n);
+    this.insuranceIds = new SequenceIds(opts.insuranceIdStart ?? 1_552_272_184_833n);
     this.maxFlows = opts.maxFlowsPerAccount ?? 100_000;
   }
 
@@ -414,6 +431,46 @@ export class BalanceBook {
       inflow: this.inflow.get(asset) ?? 0n,
       outflow: this.outflow.get(asset) ?? 0n,
     }));
+  }
+
+  /** Returns the store's state for exportState: everything needed to start again with the same balances, flows and ids. */
+  exportData(): BalanceBookData {
+    const big = (m: Map<string, Amount>): [string, string][] => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString()]);
+    return {
+      ids: { user: this.userIds.peek(), account: this.accountIds.peek(), insurance: this.insuranceIds.peek(), firstFlow: this.firstFlowId.toString(), flows: this.flowCount },
+      users: [...this.users.entries()].map(([u, list]) => [u, list.map((a): [string, number, number, string] => [a.accountId, a.accountType, a.accountIndex, a.accountName])]),
+      keys: [...this.keys.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.userId, v.accountIndex]),
+      balances: [...this.balancesByAccount.keys()].sort().map((id) => [id, this.balances(id).map((b): [string, string, string] => [b.asset, b.free.toString(), b.locked.toString()])]),
+      pools: POOLS.map((p) => [p, big(this.pools.get(p)!)]),
+      inflow: big(this.inflow),
+      outflow: big(this.outflow),
+      assets: [...this.assetNames],
+      flows: [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flowsByAccount.get(id)!.exportData()]),
+      insurance: this.insurance.map((r) => [r.id, r.timestamp, r.value.toString(), r.unit]),
+    };
+  }
+
+  /** Loads what exportData wrote into this empty store, which was made with the exported ids as its id starts. */
+  importData(d: BalanceBookData): void {
+    if (this.users.size > 0) throw new Error('ledger: import into a store that already has users');
+    this.flowCount = d.ids.flows;
+    for (const [u, list] of d.users) {
+      const accounts = list.map(([accountId, type, accountIndex, accountName]): Account => ({ accountId, userId: u, accountName, accountType: type === 3 ? 3 : 1, accountIndex }));
+      this.users.set(u, accounts);
+      for (const a of accounts) this.accountsById.set(a.accountId, a);
+    }
+    for (const [k, userId, accountIndex] of d.keys) this.keys.set(k, { userId, accountIndex });
+    for (const [id, list] of d.balances) for (const [asset, free, locked] of list) Object.assign(this.mutableBalance(id, asset), { free: BigInt(free), locked: BigInt(locked) });
+    for (const [p, list] of d.pools) for (const [asset, v] of list) this.pools.get(p as SystemPool)!.set(asset, BigInt(v));
+    for (const [asset, v] of d.inflow) this.inflow.set(asset, BigInt(v));
+    for (const [asset, v] of d.outflow) this.outflow.set(asset, BigInt(v));
+    for (const a of d.assets) this.assetCode(a);
+    for (const [id, data] of d.flows) {
+      const log = new FlowLog(this.maxFlows);
+      log.importData(data);
+      this.flowsByAccount.set(id, log);
+    }
+    for (const [id, timestamp, value, unit] of d.insurance) this.insurance.push({ id, timestamp, value: BigInt(value), unit });
   }
 
   /** Returns the store's whole state as plain JSON-ready data in a canonical order (bigints as strings). */

@@ -2,8 +2,8 @@
 export * from './amount.ts';
 export { venueError, invalidParam, insufficient } from './errors.ts';
 export * from './types.ts';
-export { BalanceBook, type BalanceBookOptions } from './balances.ts';
-export { Ledger } from './ledger.ts';
+export { BalanceBook, type BalanceBookData, type BalanceBookOptions } from './balances.ts';
+export { Ledger, ledgerIdStarts, type LedgerData } from './ledger.ts';
 export { feeOn, parseFeeRates, settleSpotFill, settleSpotQuote, type FeeRateAmounts } from './spot.ts';
 export { resolveTransfer, transfer, transferPending } from './transfers.ts';
 export { WithdrawalDesk, WITHDRAWAL_PATHS } from './withdrawals.ts';

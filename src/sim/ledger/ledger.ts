@@ -1,7 +1,7 @@
 /** The simulated venue's accounts in one object: users and accounts, balances, spot fill settlement, transfers, deposits, withdrawals and the insurance fund. */
 import { SequenceIds } from '../../core/ids.ts';
 import type { Amount } from './amount.ts';
-import { BalanceBook } from './balances.ts';
+import { BalanceBook, type BalanceBookData } from './balances.ts';
 import { invalidParam } from './errors.ts';
 import { parseFeeRates, settleSpotFill, settleSpotQuote, type FeeRateAmounts } from './spot.ts';
 import { transfer, transferPending } from './transfers.ts';
@@ -21,6 +21,24 @@ import type {
   WithdrawResult,
 } from './types.ts';
 import { WithdrawalDesk } from './withdrawals.ts';
+
+/** The ledger's exported state (see Ledger.exportState). */
+export interface LedgerData {
+  readonly book: BalanceBookData;
+  readonly orderIds: string;
+  readonly deposits: [string, number, string, string, string, string][];
+  readonly withdrawals: Record<string, unknown>[];
+  readonly fees: [string, string];
+  readonly accountFees: [string, string, string][];
+}
+
+/** Returns the id starts a ledger must be made with to load `d`. */
+export function ledgerIdStarts(d: LedgerData): Pick<LedgerConfig, 'userIdStart' | 'accountIdStart' | 'flowIdStart' | 'orderIdStart' | 'insuranceIdStart'> {
+  return {
+    userIdStart: BigInt(d.book.ids.user), accountIdStart: BigInt(d.book.ids.account), flowIdStart: BigInt(d.book.ids.firstFlow),
+    orderIdStart: BigInt(d.orderIds), insuranceIdStart: BigInt(d.book.ids.insurance),
+  };
+}
 
 /**
  * The ledger of the simulated venue. Every method either applies all its changes or, when it
@@ -119,6 +137,28 @@ export class Ledger extends BalanceBook {
   /** Returns the insurance fund of a margin token. */
   insuranceFund(asset: string): Amount {
     return this.pool('insurance', asset);
+  }
+
+  /** Returns the ledger's state as plain data for exportState: balances, flows, ids, deposits, withdrawals and fee rates. */
+  exportState(): LedgerData {
+    const rates = (r: FeeRateAmounts): [string, string] => [r.maker.toString(), r.taker.toString()];
+    return {
+      book: this.exportData(),
+      orderIds: this.orderIds.peek(),
+      deposits: this.deposits.map((d) => [d.orderId, d.time, d.userId, d.accountId, d.token, d.quantity.toString()]),
+      withdrawals: this.desk.exportData(),
+      fees: rates(this.defaultSpotFees),
+      accountFees: [...this.spotFees.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, ...rates(v)]),
+    };
+  }
+
+  /** Loads what exportState wrote into this empty ledger, which was made with `ledgerIdStarts(data)` as its id starts. */
+  importState(d: LedgerData): void {
+    this.importData(d.book);
+    for (const [orderId, time, userId, accountId, token, quantity] of d.deposits) this.deposits.push({ orderId, time, userId, accountId, token, quantity: BigInt(quantity) });
+    this.desk.importData(d.withdrawals);
+    this.defaultSpotFees = { maker: BigInt(d.fees[0]), taker: BigInt(d.fees[1]) };
+    for (const [k, maker, taker] of d.accountFees) this.spotFees.set(k, { maker: BigInt(maker), taker: BigInt(taker) });
   }
 
   /** Returns the whole state as canonical JSON: equal strings mean equal states. */

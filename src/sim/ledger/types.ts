@@ -266,6 +266,8 @@ export interface LedgerConfig {
   readonly flowIdStart?: bigint;
   /** First deposit / withdrawal order id. */
   readonly orderIdStart?: bigint;
+  /** First insurance record id. */
+  readonly insuranceIdStart?: bigint;
   /** Spot maker and taker fee rates (default 0.001 each). */
   readonly spotFees?: FeeRates;
   readonly withdrawal?: WithdrawalConfig;

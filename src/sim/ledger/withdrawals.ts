@@ -138,6 +138,22 @@ export class WithdrawalDesk {
     return this.orders.filter((o) => o.userId === userId && (tokenId === undefined || o.tokenId === tokenId));
   }
 
+  /** Returns every order as plain data for exportState (amounts as strings). */
+  exportData(): Record<string, unknown>[] {
+    return this.orders.map((o) => ({ ...o, quantity: o.quantity.toString(), arriveQuantity: o.arriveQuantity.toString(), fee: o.fee.toString() }));
+  }
+
+  /** Loads exported orders; those not at their last status continue one step every stepMs from now. */
+  importData(list: readonly Record<string, unknown>[]): void {
+    for (const raw of list) {
+      const o = { ...raw, quantity: BigInt(raw.quantity as string), arriveQuantity: BigInt(raw.arriveQuantity as string), fee: BigInt(raw.fee as string) } as MutableOrder;
+      this.orders.push(o);
+      const path = this.pathOf(o.outcome);
+      const at = path.indexOf(o.status);
+      if (at >= 0 && at < path.length - 1) this.schedule(o, at + 1);
+    }
+  }
+
   /** Returns the desk's state as canonical JSON-ready data. */
   snapshotData(): unknown {
     return this.orders.map((o) => [o.orderId, o.clientOrderId, o.userId, o.tokenId, o.quantity.toString(), o.fee.toString(), o.status, o.confirmNum, o.txid, o.walletHandleTime, o.outcome]);

@@ -262,6 +262,11 @@ export class OrderBook {
     return filled;
   }
 
+  /** Forgets the changed levels without reporting them (nobody listens). */
+  clearTouched(): void {
+    this.touched.length = 0;
+  }
+
   /** Returns the levels changed since the last call as flattened [side, price] pairs, each once, and forgets them. */
   drainTouched(): number[] {
     const t = this.touched;

@@ -90,8 +90,8 @@ export function planContractOrder(desk: ContractDesk, accountId: string, p: Cont
   if (!p.clientOrderId) throw emptyParam('clientOrderId');
   if (!p.quantity || zeroOrNeg(p.quantity)) throw emptyParam('quantity');
   const q = inst.checkQty(p.quantity);
-  if (!q.ok) throw q.code === -1130 ? invalidParam('quantity', 'must be a decimal number') : reject(q.code, [], { quantity: p.quantity });
-  const lots = q.units;
+  if (q < 0) throw q === -1130 ? invalidParam('quantity', 'must be a decimal number') : reject(q, [], { quantity: p.quantity });
+  const lots = q;
   const close = p.side === 'BUY_CLOSE' || p.side === 'SELL_CLOSE';
   if (p.leverage !== undefined && zeroOrNeg(p.leverage)) throw emptyParam('leverage');
   if (!close && (p.leverage === undefined || p.leverage === '')) throw emptyParam('leverage');
@@ -99,15 +99,15 @@ export function planContractOrder(desk: ContractDesk, accountId: string, p: Cont
   if (orderType === 'STOP') {
     if (!p.triggerPrice || zeroOrNeg(p.triggerPrice)) throw emptyParam('triggerPrice');
     const t = inst.checkPrice(p.triggerPrice);
-    if (!t.ok) throw t.code === -1130 ? invalidParam('triggerPrice', 'must be a decimal number') : reject(t.code, [], { triggerPrice: p.triggerPrice });
-    triggerTicks = t.units;
+    if (t < 0) throw t === -1130 ? invalidParam('triggerPrice', 'must be a decimal number') : reject(t, [], { triggerPrice: p.triggerPrice });
+    triggerTicks = t;
   }
   let priceTicks = 0;
   if (priceType === 'INPUT') {
     if (!p.price || zeroOrNeg(p.price)) throw emptyParam('price');
     const pr = inst.checkPrice(p.price);
-    if (!pr.ok) throw pr.code === -1130 ? invalidParam('price', 'must be a decimal number') : reject(pr.code, [], { price: p.price });
-    priceTicks = pr.units;
+    if (pr < 0) throw pr === -1130 ? invalidParam('price', 'must be a decimal number') : reject(pr, [], { price: p.price });
+    priceTicks = pr;
   } else if (orderType === 'LIMIT') {
     priceTicks = resolvePrice(inst, p.side, priceType, p.overPrice);
   }

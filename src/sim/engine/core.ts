@@ -291,7 +291,7 @@ export class EngineCore {
   /** Emits the events that close an operation on `inst`: level changes, balances, and (after trades) the kline and ticker. */
   finish(inst: SimInstrument | undefined, traded: boolean): void {
     if (!this.log.active) {
-      inst?.book.drainTouched();
+      inst?.book.clearTouched();
       this.touchedAccounts.length = 0;
       this.touchedAssets.length = 0;
       return;

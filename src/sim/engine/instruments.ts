@@ -23,8 +23,8 @@ export class PublicTrade {
   }
 }
 
-/** Outcome of checking a decimal against a filter: units, or the venue code of the failure. */
-export type FilterCheck = { ok: true; units: number } | { ok: false; code: number };
+/** Outcome of checking a decimal against a filter: whole units (≥ 0), or the venue code of the failure (negative). */
+export type FilterCheck = number;
 
 /** The engine's view of one symbol. */
 export class SimInstrument {
@@ -127,24 +127,27 @@ export class SimInstrument {
   checkPrice(s: string): FilterCheck {
     const u = decimalUnits(s, this.tick);
     if (u >= 0) {
-      if (u > this.maxPrice) return { ok: false, code: -1132 };
-      if (u < this.minPrice) return { ok: false, code: -1133 };
-      return { ok: true, units: u };
+      if (u > this.maxPrice) return -1132;
+      if (u < this.minPrice) return -1133;
+      return u;
     }
-    return { ok: false, code: failureCode(u, s, this.model.maxPrice, this.model.minPrice, [-1132, -1133, -1134]) };
+    return failureCode(u, s, this.model.maxPrice, this.model.minPrice, PRICE_CODES);
   }
 
   /** Checks a quantity against LOT_SIZE: -1135 too big, -1136 too small, -1137 precision; -1130 not a number. */
   checkQty(s: string): FilterCheck {
     const u = decimalUnits(s, this.step);
     if (u >= 0) {
-      if (u > this.maxQty) return { ok: false, code: -1135 };
-      if (u < this.minQty) return { ok: false, code: -1136 };
-      return { ok: true, units: u };
+      if (u > this.maxQty) return -1135;
+      if (u < this.minQty) return -1136;
+      return u;
     }
-    return { ok: false, code: failureCode(u, s, this.model.maxQty, this.model.minQty, [-1135, -1136, -1137]) };
+    return failureCode(u, s, this.model.maxQty, this.model.minQty, QTY_CODES);
   }
 }
+
+const PRICE_CODES: [number, number, number] = [-1132, -1133, -1134];
+const QTY_CODES: [number, number, number] = [-1135, -1136, -1137];
 
 /** Returns the code of a value that is not a whole number of units: out of range first, else precision. */
 function failureCode(sentinel: number, s: string, max: string | undefined, min: string | undefined, [tooHigh, tooLow, precision]: [number, number, number]): number {

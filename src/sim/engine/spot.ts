@@ -64,19 +64,19 @@ export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderP
     lockAmount = toAmount(p.quantity, 'quantity');
   } else {
     const q = inst.checkQty(p.quantity);
-    if (!q.ok) throw q.code === -1130 ? invalidParam('quantity', 'must be a decimal number') : reject(q.code, [], { quantity: p.quantity });
-    lots = q.units;
+    if (q < 0) throw q === -1130 ? invalidParam('quantity', 'must be a decimal number') : reject(q, [], { quantity: p.quantity });
+    lots = q;
     if (type !== 'MARKET') {
       if (!p.price || isZero(p.price) || p.price.startsWith('-')) throw emptyParam('price');
       const pr = inst.checkPrice(p.price);
-      if (!pr.ok) throw pr.code === -1130 ? invalidParam('price', 'must be a decimal number') : reject(pr.code, [], { price: p.price });
-      priceTicks = pr.units;
+      if (pr < 0) throw pr === -1130 ? invalidParam('price', 'must be a decimal number') : reject(pr, [], { price: p.price });
+      priceTicks = pr;
       if (priceTicks * lots < inst.minNotional) throw reject(-1140, [], { price: p.price, quantity: p.quantity, minNotional: inst.model.minNotional });
     } else {
       const bid = inst.book.bestBid();
       if (bid !== undefined && bid * lots < inst.minNotional) throw reject(-1140, [], { quantity: p.quantity, minNotional: inst.model.minNotional });
     }
-    lockAmount = side === 'BUY' ? BigInt(priceTicks) * BigInt(lots) * inst.qunit.amount : BigInt(lots) * inst.step.amount;
+    lockAmount = side === 'BUY' ? inst.quoteAmount(priceTicks, lots) : inst.lotsAmount(lots);
   }
   const clientOrderId = p.newClientOrderId === '' ? undefined : p.newClientOrderId;
   if (clientOrderId !== undefined && core.hasClientId(accountId, clientOrderId)) throw reject(-1141, [], { clientOrderId });
@@ -85,7 +85,7 @@ export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderP
   }
   const lockAsset = side === 'BUY' ? inst.quoteAsset : inst.baseAsset;
   if (!core.ledger.account(accountId)) throw invalidParam('accountId', 'unknown account');
-  const free = core.ledger.balance(accountId, lockAsset).free;
+  const free = core.ledger.freeOf(accountId, lockAsset);
   if (free < lockAmount) throw reject(-1131, [], { asset: lockAsset, free: free.toString(), needed: lockAmount.toString() });
   return { inst, side, type, tif, priceTicks, lots, budget, lockAsset, lockAmount, clientOrderId };
 }
@@ -116,18 +116,18 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
   o.locked = plan.lockAmount;
   core.emitOrder(o, 'NEW');
   const buy = plan.side === 'BUY';
-  const req: MatchRequest = {
-    side: buy ? BID : 1,
-    limit: plan.type === 'MARKET' ? (buy ? Infinity : 0) : plan.priceTicks,
-    maxLots: plan.budget !== Infinity ? Infinity : plan.lots,
-    maxQuote: plan.budget,
-    owner: o.owner,
-  };
+  // One request object per engine, filled in for each order.
+  const h = spotHandlers(core, o);
+  const req = h.req;
+  req.side = buy ? BID : 1;
+  req.limit = plan.type === 'MARKET' ? (buy ? Infinity : 0) : plan.priceTicks;
+  req.maxLots = plan.budget !== Infinity ? Infinity : plan.lots;
+  req.maxQuote = plan.budget;
+  req.owner = o.owner;
   const fok = plan.tif === 'FOK' && plan.type !== 'LIMIT_MAKER';
   let traded = false;
   if (plan.type !== 'LIMIT_MAKER' && (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots))) {
     const fills = core.tradeIds.count;
-    const h = spotHandlers(core, o);
     inst.book.match(req, h.fill, h.self);
     traded = fills !== core.tradeIds.count;
   }
@@ -159,6 +159,7 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
 
 interface Handlers {
   taker: SimOrder | undefined;
+  req: MatchRequest;
   fill: (maker: BookEntry, lots: number, price: number) => void;
   self: (maker: BookEntry) => void;
 }
@@ -171,6 +172,7 @@ function spotHandlers(core: EngineCore, taker: SimOrder): Handlers {
   if (!h) {
     const made: Handlers = {
       taker: undefined,
+      req: { side: BID, limit: 0, maxLots: 0, maxQuote: Infinity, owner: 0 },
       fill: (maker, lots, price) => settleSpot(core, made.taker!, maker as SimOrder, lots, price),
       self: (maker) => expire(core, maker as SimOrder),
     };

@@ -185,6 +185,11 @@ export class BalanceBook {
     return b ? { free: b.free, locked: b.locked } : { free: 0n, locked: 0n };
   }
 
+  /** Returns the free part of a balance (0 when never touched), without building a Balance. */
+  freeOf(accountId: AccountId, asset: string): Amount {
+    return this.balancesByAccount.get(accountId)?.get(asset)?.free ?? 0n;
+  }
+
   /** Returns every asset balance an account has held, ordered by asset. */
   balances(accountId: AccountId): { asset: string; free: Amount; locked: Amount }[] {
     const m = this.balancesByAccount.get(accountId);

@@ -6,7 +6,6 @@ import type { Logger } from '../core/logger.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../sim/server/start.ts';
 import type { RunConfig } from './config.ts';
-import { startMarketLife, withAgentAccounts } from './market-life.ts';
 
 /** Where the bot connects and with which key. */
 export interface VenueEndpoint {
@@ -30,15 +29,14 @@ export interface EmbeddedVenue {
 export async function startEmbeddedVenue(
   opts: RunConfig['embedded'], baseDir: string, clock: Clock, log: Logger, override?: VenueConfig,
 ): Promise<EmbeddedVenue> {
-  const config = withAgentAccounts(override ?? loadVenueConfig(resolve(baseDir, opts.config), process.env));
+  const config = override ?? loadVenueConfig(resolve(baseDir, opts.config), process.env);
   const account = config.accounts.find((a) => a.name === opts.account);
   if (account === undefined) {
     throw new ConfigError('embedded.account', `no account ${JSON.stringify(opts.account)} in the venue config (it has ${config.accounts.map((a) => a.name).join(', ') || 'none'})`);
   }
   const key = account.keys[0]!;
   const seed = opts.seed ?? config.server.seed;
-  const started = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed });
-  const life = startMarketLife(started.backend.venue, config, clock, seed);
-  const venue: RunningVenue = { ...started, stop: async () => { life.stop(); await started.stop(); } };
+  // The venue runs its own market agents (config `agents`), so paper trading has books that move.
+  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed });
   return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret } };
 }

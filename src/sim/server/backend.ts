@@ -1,5 +1,7 @@
 /** The engine behind the server: a SimVenue built from config/venue.yaml, its routes, key owners, user events and market source. */
-import type { Clock } from '../../core/clock.ts';
+import type { Clock, TimerHandle } from '../../core/clock.ts';
+import { silentLogger, type Logger } from '../../core/logger.ts';
+import { StateFile } from './state-file.ts';
 import { startAgents, type RunningAgents } from './agents.ts';
 import { toAmount } from '../ledger/amount.ts';
 import type { SimVenueConfig } from '../engine/config.ts';
@@ -16,6 +18,14 @@ import type { Backend } from './server.ts';
 import type { Faults } from './faults.ts';
 import { UserEventMapper } from './user-events.ts';
 
+/** The users the engine's market agents create for themselves. */
+const AGENT_USERS = ['agent-maker', 'agent-taker', 'agent-contract-maker', 'agent-contract-taker'];
+
+/** Returns how many sub-accounts an account needs: its highest sub-account index. */
+function subAccountsOf(a: VenueConfig['accounts'][number]): number {
+  return a.subAccounts.reduce((m, s) => Math.max(m, s.index), 0);
+}
+
 /** Returns the SimVenue configuration of a venue config (instruments in brokerInfo shape, users and their spot funds). */
 export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
   return {
@@ -27,27 +37,39 @@ export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
     },
     spotFees: c.fees.spot,
     contractFees: c.fees.contract,
-    accounts: c.accounts.map((a) => ({ name: a.name, subAccounts: a.subAccounts.reduce((m, s) => Math.max(m, s.index), 0) })),
+    accounts: c.accounts.map((a) => ({ name: a.name, subAccounts: subAccountsOf(a) })),
     keepEventLog: false,
     // A contract with a fundingRate in the config pays that fixed rate; the others pay the premium rate of their mark.
     funding: { rates: Object.fromEntries(c.instruments.contracts.flatMap((k) => (k.fundingRate === undefined ? [] : [[k.symbol, k.fundingRate]]))) },
   };
 }
 
-/** A SimVenue served over the wire. */
+/** A SimVenue served over the wire, restored from and saved to the config's state file when it names one. */
 export class EngineBackend implements Backend {
   readonly venue: SimVenue;
   readonly market: MarketStreams;
   readonly routes;
+  /** True when the venue was started from a saved state. */
+  readonly restored: boolean;
   private readonly owners = new Map<string, { userId: string; accountIndex: number }>();
   private readonly agents: RunningAgents;
+  private readonly stateFile: StateFile | undefined;
+  private readonly saver: TimerHandle | undefined;
 
-  constructor(private readonly c: VenueConfig, clock: Clock, faults: Faults, seed = c.server.seed, venue?: SimVenue) {
-    this.venue = venue ?? new SimVenue(simConfigOf(c, seed), clock);
-    if (!venue) {
-      this.fund();
-      this.openIndexes();
+  constructor(private readonly c: VenueConfig, private readonly clock: Clock, faults: Faults, seed = c.server.seed, private readonly log: Logger = silentLogger()) {
+    this.stateFile = c.server.stateFile === undefined ? undefined : new StateFile(c.server.stateFile);
+    const saved = this.stateFile?.load();
+    this.restored = saved !== undefined;
+    this.venue = saved === undefined ? new SimVenue(simConfigOf(c, seed), clock) : SimVenue.fromState(simConfigOf(c, seed), clock, saved);
+    // Accounts added to the config after the state was saved are created and funded; saved ones keep their state.
+    for (const a of c.accounts) {
+      if (!this.restored) this.fund(a);
+      else if (!this.hasUser(a.name)) {
+        this.venue.createUser(a.name, subAccountsOf(a));
+        this.fund(a);
+      }
     }
+    if (!this.restored) this.openIndexes();
     for (const a of c.accounts) {
       const userId = this.venue.user(a.name);
       for (const k of a.keys) this.owners.set(k.apiKey, { userId, accountIndex: 0 });
@@ -61,22 +83,15 @@ export class EngineBackend implements Backend {
       ...accountRoutes(this.venue, c),
       ...contractRoutes(this.venue),
     ];
-    this.agents = startAgents(this.venue, c, seed);
-  }
-
-  /** Stops the market agents and the venue's own timers (funding, withdrawals). */
-  stop(): void {
-    this.agents.stop();
-    this.venue.close();
-  }
-
-  /** Opens each index at the initialPrice of the spot symbol of its name, else of the first contract on it, so marks exist before any agent moves them. */
-  private openIndexes(): void {
-    for (const index of new Set(this.c.instruments.contracts.map((k) => k.index))) {
-      const price = this.c.instruments.spot.find((s) => s.symbol === index)?.initialPrice
-        ?? this.c.instruments.contracts.find((k) => k.index === index && k.initialPrice !== undefined)?.initialPrice;
-      if (price !== undefined) this.venue.setIndexPrice(index, price);
+    if (this.restored && AGENT_USERS.some((u) => this.hasUser(u))) {
+      // The engine's agents create their own users and cannot take over saved ones: books stay as saved, with no agents moving them.
+      this.log.warn({ stateFile: c.server.stateFile }, 'restored venue: market agents are not restarted (their accounts are in the saved state)');
+      this.agents = { stop: () => undefined };
+    } else {
+      this.agents = startAgents(this.venue, c, seed);
     }
+    if (this.stateFile) this.saver = clock.setInterval(() => this.saveQuietly(), c.server.stateEveryMs);
+    this.log.info({ stateFile: c.server.stateFile, restored: this.restored }, 'venue engine ready');
   }
 
   keyOwner(apiKey: string): { userId: string; accountIndex: number } {
@@ -90,25 +105,62 @@ export class EngineBackend implements Backend {
     return this.venue.subscribe((ev) => mapper.onEvent(ev));
   }
 
-  /** Deposits the configured balances: spot funds to each token account, contract funds moved on to the contract accounts. */
-  private fund(): void {
-    for (const a of this.c.accounts) {
-      const userId = this.venue.user(a.name);
-      const parts = [{ index: 0, balances: a.balances }, ...a.subAccounts.map((s) => ({ index: s.index, balances: s.balances }))];
-      for (const { index, balances } of parts) {
-        for (const [asset, amount] of [...Object.entries(balances.spot), ...Object.entries(balances.contract)]) {
-          if (toAmount(amount) > 0n) this.venue.deposit(userId, asset, amount);
+  /** Stops the market agents and the venue's own timers (funding, withdrawals), then writes the state file. */
+  stop(): void {
+    this.saver?.cancel();
+    this.agents.stop();
+    this.venue.close();
+    this.save();
+  }
+
+  /** Writes the venue's state to the state file now (atomically); does nothing without one. */
+  save(): void {
+    this.stateFile?.save(this.venue.exportState(), this.clock.now());
+  }
+
+  private saveQuietly(): void {
+    try {
+      this.save();
+    } catch (e) {
+      this.log.error({ err: e, stateFile: this.c.server.stateFile }, 'could not write the venue state; the last good file is kept');
+    }
+  }
+
+  private hasUser(name: string): boolean {
+    try {
+      this.venue.user(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Opens each index at the initialPrice of the spot symbol of its name, else of the first contract on it, so marks exist before any agent moves them. */
+  private openIndexes(): void {
+    for (const index of new Set(this.c.instruments.contracts.map((k) => k.index))) {
+      const price = this.c.instruments.spot.find((s) => s.symbol === index)?.initialPrice
+        ?? this.c.instruments.contracts.find((k) => k.index === index && k.initialPrice !== undefined)?.initialPrice;
+      if (price !== undefined) this.venue.setIndexPrice(index, price);
+    }
+  }
+
+  /** Deposits an account's configured balances: spot funds to each token account, contract funds moved on to the contract accounts. */
+  private fund(a: VenueConfig['accounts'][number]): void {
+    const userId = this.venue.user(a.name);
+    const parts = [{ index: 0, balances: a.balances }, ...a.subAccounts.map((s) => ({ index: s.index, balances: s.balances }))];
+    for (const { index, balances } of parts) {
+      for (const [asset, amount] of [...Object.entries(balances.spot), ...Object.entries(balances.contract)]) {
+        if (toAmount(amount) > 0n) this.venue.deposit(userId, asset, amount);
+      }
+      const actor = { userId, accountIndex: 0 };
+      for (const [asset, amount] of Object.entries(balances.spot)) {
+        if (index > 0 && toAmount(amount) > 0n) {
+          this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
         }
-        const actor = { userId, accountIndex: 0 };
-        for (const [asset, amount] of Object.entries(balances.spot)) {
-          if (index > 0 && toAmount(amount) > 0n) {
-            this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
-          }
-        }
-        for (const [asset, amount] of Object.entries(balances.contract)) {
-          if (toAmount(amount) > 0n) {
-            this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
-          }
+      }
+      for (const [asset, amount] of Object.entries(balances.contract)) {
+        if (toAmount(amount) > 0n) {
+          this.venue.transfer(actor, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: index, tokenId: asset, amount: toAmount(amount) });
         }
       }
     }

@@ -125,7 +125,9 @@ const serverSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8080),
   seed: z.number().int().default(1),
   /** Where the venue keeps its state across restarts; none when absent. */
-  stateFile: z.string().optional(),
+  stateFile: z.string().min(1).optional(),
+  /** How often the state is written while running (it is also written on stop). */
+  stateEveryMs: z.number().int().min(100).default(10_000),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
   depthPushMs: z.strictObject({
     spotDepth: z.number().int().min(10).default(300),

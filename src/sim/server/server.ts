@@ -106,18 +106,18 @@ export class VenueServer {
     return `ws://${this.hostText()}:${this.port}`;
   }
 
-  /** Closes every socket and the listener; the backend persists and stops. */
+  /** Closes every socket and the listener, then the backend stops and persists: no request can change the state after it is saved. */
   async stop(): Promise<void> {
     this.stopUserEvents();
     this.userStreams.closeAll();
     this.backend.market?.closeAll();
     this.listenKeys.dispose();
-    this.backend.stop?.();
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
     });
+    this.backend.stop?.();
   }
 
   private stopUserEvents(): void {

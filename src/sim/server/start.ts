@@ -26,7 +26,7 @@ export async function startVenue(o: StartOptions): Promise<RunningVenue> {
   const seed = o.seed ?? o.config.server.seed;
   const server = new VenueServer({
     config: o.config, clock: o.clock, seed, ...(o.log ? { log: o.log } : {}),
-    backend: (faults) => new EngineBackend(o.config, o.clock, faults, seed),
+    backend: (faults) => new EngineBackend(o.config, o.clock, faults, seed, o.log),
   });
   await server.listen(o.host ?? o.config.server.host, o.port ?? o.config.server.port);
   return { server, backend: server.backend as EngineBackend, stop: () => server.stop() };

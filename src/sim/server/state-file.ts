@@ -8,7 +8,8 @@ interface Envelope {
   readonly format: 'bhtrade-venue-state';
   readonly version: 1;
   readonly savedAt: number;
-  readonly state: unknown;
+  /** SimVenue.exportState's JSON text. */
+  readonly state: string;
 }
 
 const FORMAT = 'bhtrade-venue-state';
@@ -17,8 +18,8 @@ const FORMAT = 'bhtrade-venue-state';
 export class StateFile {
   constructor(readonly path: string) {}
 
-  /** Returns the saved state, or undefined when there is no file yet; throws ConfigError naming the file when it cannot be read. */
-  load(): unknown {
+  /** Returns the saved state text, or undefined when there is no file yet; throws ConfigError naming the file when it cannot be read. */
+  load(): string | undefined {
     if (!existsSync(this.path)) return undefined;
     let env: Partial<Envelope>;
     try {
@@ -26,14 +27,14 @@ export class StateFile {
     } catch (e) {
       throw new ConfigError('server.stateFile', `${this.path} is not a readable venue state (${(e as Error).message}); move it away to start afresh`, { cause: e });
     }
-    if (typeof env !== 'object' || env === null || env.format !== FORMAT || env.version !== 1 || env.state === undefined) {
+    if (typeof env !== 'object' || env === null || env.format !== FORMAT || env.version !== 1 || typeof env.state !== 'string') {
       throw new ConfigError('server.stateFile', `${this.path} is not a venue state file of version 1; move it away to start afresh`);
     }
     return env.state;
   }
 
   /** Writes `state` to a temp file beside the target, then renames it over the target (atomic on one file system). */
-  save(state: unknown, savedAt: number): void {
+  save(state: string, savedAt: number): void {
     const env: Envelope = { format: FORMAT, version: 1, savedAt, state };
     const text = JSON.stringify(env);
     mkdirSync(dirname(this.path), { recursive: true });
@@ -42,7 +43,11 @@ export class StateFile {
       writeFileSync(tmp, text, { encoding: 'utf8', flush: true });
       renameSync(tmp, this.path);
     } catch (e) {
-      rmSync(tmp, { force: true });
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // The write's own error is the one to report.
+      }
       throw e;
     }
   }

@@ -16,7 +16,7 @@ describe('orderMarginNeed', () => {
   it('reproduces the published marginLocked of a BTC-PERP-REV order (5 at 8200, leverage 12.08, no fee)', () => {
     for (const name of ['contract-new-order.official', 'contract-new-order.capture-2020']) {
       const o = parseContractOrder(loadSample(name).payload);
-      const need = orderMarginNeed(REV, d(o.origQty), d(o.price), d(o.leverage), d('0'));
+      const need = orderMarginNeed(REV, d(o.origQty), d(o.price), d(o.leverage!), d('0'));
       // By hand: value = 5 × 1 / 8200 = 0.000609756…; margin = value / 12.08 = 5 / 99056 = 0.0000504765…
       expect(need.value.equals(d('5').div('8200'))).toBe(true);
       expect(need.total.equals(d('5').div('99056'))).toBe(true);

@@ -1,8 +1,15 @@
 // `bhtrade venue --port 0` as a user runs it: two URL lines on stdout, a live REST API, and a clean exit on SIGINT or SIGTERM.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { LiveClock } from '../../../src/core/clock.ts';
+import { VenueRestClient } from '../../../src/venue/rest-client.ts';
+import { KEY, SECRET } from './helpers.ts';
 
 const running: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
@@ -49,6 +56,31 @@ describe('bhtrade venue', () => {
       await expect(request(`${rest}/openapi/v1/time`)).rejects.toThrow();
     }, 20_000);
   }
+
+  it('keeps its state in the configured file across a SIGINT and a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'venue-cli-'));
+    try {
+      const raw = parseYaml(readFileSync('config/venue.yaml', 'utf8')) as { server: Record<string, unknown> };
+      const state = join(dir, 'state.json');
+      const cfg = join(dir, 'venue.yaml');
+      writeFileSync(cfg, toYaml({ ...raw, server: { ...raw.server, stateFile: state }, agents: [] }));
+      const first = await startCli(['--port', '0', '--config', cfg]);
+      const c1 = new VenueRestClient({ baseUrl: first.lines[0]!, apiKey: KEY, secret: SECRET, clock: new LiveClock() });
+      const placed = await c1.newSpotOrder({ symbol: 'ETHBTC', side: 'SELL', type: 'LIMIT', quantity: '1', price: '0.09', newClientOrderId: 'cli-keep' });
+      await c1.close();
+      first.child.kill('SIGINT');
+      expect(await first.exited, first.stderr()).toBe(0);
+      expect(existsSync(state)).toBe(true);
+      const second = await startCli(['--port', '0', '--config', cfg]);
+      const c2 = new VenueRestClient({ baseUrl: second.lines[0]!, apiKey: KEY, secret: SECRET, clock: new LiveClock() });
+      expect((await c2.openSpotOrders()).map((o) => [o.orderId, o.clientOrderId])).toEqual([[placed.orderId, 'cli-keep']]);
+      await c2.close();
+      second.child.kill('SIGTERM');
+      expect(await second.exited, second.stderr()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('refuses a bad option with usage and exit code 2', async () => {
     const child = spawn(process.execPath, ['bin/bhtrade.js', 'venue', '--port', 'x'], { stdio: 'pipe' });

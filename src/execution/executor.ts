@@ -163,13 +163,15 @@ export class OrderExecutor {
     });
   }
 
-  /** Loads the venue's rate limits, reconciles, then follows the bus's order and reconnected events and reconciles on the clock. */
+  /** Loads the venue's rate limits, reconciles, then follows the bus's order, balance, position and reconnected events and reconciles on the clock. */
   async start(): Promise<void> {
     const info = await this.o.gateway.exchangeInfo();
     if (info.rateLimits.length > 0) this.budget.setLimits(info.rateLimits);
     await this.reconciler.run(true);
     this.offs.push(
       this.o.bus.subscribe('order', (ev) => this.onReport(reportOfEvent(ev)), { label: 'executor' }),
+      this.o.bus.subscribe('balance', (ev) => void this.o.portfolio.applyBalance(ev), { label: 'executor-balance' }),
+      this.o.bus.subscribe('position', (ev) => void this.o.portfolio.applyPosition(ev), { label: 'executor-position' }),
       this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
     );
     const every = this.reconciler.everyMs;

@@ -140,11 +140,16 @@ export class Reconciler {
   private async refreshSnapshot(): Promise<void> {
     for (let i = 0; i < this.opt.snapshotAttempts; i++) {
       const mark = JSON.stringify(this.ledger.lastId);
-      const balances = await this.read('balances', READ_WEIGHT.balances, () => this.d.gateway.balances());
+      let time = 0;
+      const balances = await this.read('balances', READ_WEIGHT.balances, () => {
+        // The snapshot's time is when its first read left: stream events after it are newer than it.
+        time = this.d.clock.now();
+        return this.d.gateway.balances();
+      });
       const positions = await this.read('positions', READ_WEIGHT.positions, () => this.d.gateway.positions());
       await this.syncFills();
       if (JSON.stringify(this.ledger.lastId) !== mark) continue;
-      this.d.portfolio.adopt({ balances, positions, watermark: this.ledger.lastId });
+      this.d.portfolio.adopt({ balances, positions, watermark: this.ledger.lastId, time });
       return;
     }
     this.d.log.info({ attempts: this.opt.snapshotAttempts }, 'fills kept arriving while balances were read; snapshot left for the next run');

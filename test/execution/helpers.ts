@@ -8,7 +8,7 @@ import {
   instrumentsOf, type AccountKind, type Balances, type BrokerInfo, type FillReport, type Gateway, type OrderLocator, type OrderReport, type OrderRequest, type Position,
 } from '../../src/model/index.ts';
 import { RiskGate } from '../../src/risk/index.ts';
-import { RestGateway, VenueRestClient } from '../../src/venue/index.ts';
+import { RestGateway, UserStreamClient, VenueRestClient } from '../../src/venue/index.ts';
 import { OrderExecutor, Portfolio, isTerminal, type ExecutionEvent, type ExecutorOptions } from '../../src/execution/index.ts';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -133,6 +133,8 @@ export interface Rig {
 export interface RigHooks {
   /** Runs on the venue before the executor starts (e.g. orders the bot will find at start-up). */
   readonly beforeStart?: (x: { rest: VenueRestClient; counter: VenueRestClient }) => Promise<void>;
+  /** Connects our user stream client to the bus before the executor starts (off: the executor hears nothing from the stream). */
+  readonly userStream?: boolean;
 }
 
 /** Starts the venue (with `venueOver` config sections, and a counterparty account) and an executor on it. */
@@ -156,10 +158,18 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
   const events: ExecutionEvent[] = [];
   ex.current.on((e) => events.push(e));
   await hooks.beforeStart?.({ rest, counter });
+  const user = hooks.userStream === true
+    ? new UserStreamClient({ rest, wsUrl: t.ws, clock: t.clock, sink: (ev) => bus.publish(ev), reorderWindowMs: 0 })
+    : undefined;
+  if (user !== undefined) {
+    await user.start();
+    await until({ ex: ex.current, t }, () => user.state === 'ready', 5_000, 50);
+  }
   await ex.current.start();
   return {
     t, rest, gateway, bus, portfolio, ex: ex.current, events, counter, exClock, seen,
     close: async () => {
+      await user?.stop();
       ex.current?.stop();
       bus.close();
       await rest.close();
@@ -170,7 +180,7 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
 }
 
 /** Advances the clock in steps until `done()` or `maxMs` passed; returns whether it is done. */
-export async function until(r: Rig, done: () => boolean, maxMs = 20_000, stepMs = 250): Promise<boolean> {
+export async function until(r: Pick<Rig, 'ex' | 't'>, done: () => boolean, maxMs = 20_000, stepMs = 250): Promise<boolean> {
   for (let waited = 0; waited <= maxMs; waited += stepMs) {
     await r.ex.idle();
     if (done()) return true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
-import { instrumentsOf, parseBrokerInfo, parsePositionList, type FillReport } from '../../src/model/index.ts';
+import { balanceUpdateEvent, instrumentsOf, parseBrokerInfo, parsePositionList, type FillReport } from '../../src/model/index.ts';
 import { averageEntry, longPnl, Portfolio, positionValue } from '../../src/execution/index.ts';
 import { loadSample } from '../fixtures/samples.ts';
 
@@ -61,5 +61,46 @@ describe('portfolio fed by fills and snapshots', () => {
     expect(s.prices[inverse.symbol]).toEqual({ last: '8100', mark: '8150' });
     expect(s.openOrders).toEqual({ [inverse.symbol]: { grid: 2 } });
     expect(s.pnlToday).toEqual({ grid: '0' });
+  });
+});
+
+describe('stream balance events laid over a snapshot', () => {
+  const both = new Map([...instruments, ...instrumentsOf(parseBrokerInfo(loadSample('spot-broker-info.official').payload))]);
+  const buyEth: FillReport = {
+    account: 'spot', symbol: 'ETHBTC', tradeId: '11', orderId: 'o1', side: 'BUY', price: '0.05', qty: '1', fee: '0.001', feeAsset: 'ETH', maker: false, time: 2000,
+  };
+  const bal = (asset: string, free: string, locked: string, ts: number) => balanceUpdateEvent({ account: 'spot', asset, free, locked, ts, recvTs: ts });
+  const fresh = () => {
+    const pf = new Portfolio(both);
+    pf.adopt({ balances: { spot: [{ asset: 'ETH', free: '10', locked: '0' }, { asset: 'BTC', free: '1', locked: '0' }], contract: {} }, watermark: { spot: '10' }, time: 1000 });
+    return pf;
+  };
+
+  it('end in the same balances whether the fill is read before or after the event that includes it', () => {
+    const a = fresh();
+    a.applyFills([buyEth]);
+    a.applyBalance(bal('BTC', '0.95', '0', 2000));
+    a.applyBalance(bal('ETH', '10.999', '0', 2000));
+    const b = fresh();
+    b.applyBalance(bal('BTC', '0.95', '0', 2000));
+    b.applyBalance(bal('ETH', '10.999', '0', 2000));
+    b.applyFills([buyEth]);
+    expect(a.view().spot).toEqual({ ETH: { free: '10.999', locked: '0' }, BTC: { free: '0.95', locked: '0' } });
+    expect(b.view().spot).toEqual(a.view().spot);
+    expect(b.view().realized).toEqual(a.view().realized);
+  });
+
+  it('move an event older than a fill by that fill, keep the venue’s locked, and refuse events older than the snapshot or than what is held', () => {
+    const pf = fresh();
+    expect(pf.applyBalance(bal('BTC', '5', '5', 999))).toBe(false);
+    // An order locks 0.1 BTC at 1500; the fill at 2000 is not in that event, so it moves it.
+    expect(pf.applyBalance(bal('BTC', '0.9', '0.1', 1500))).toBe(true);
+    pf.applyFills([buyEth]);
+    expect(pf.view().spot['BTC']).toEqual({ free: '0.85', locked: '0.1' });
+    expect(pf.applyBalance(bal('BTC', '0.9', '0.1', 1400))).toBe(false);
+    // A later snapshot drops what it holds; an event after it stays over it.
+    pf.applyBalance(bal('ETH', '10.999', '0.5', 3000));
+    pf.adopt({ balances: { spot: [{ asset: 'ETH', free: '10.999', locked: '0' }, { asset: 'BTC', free: '0.95', locked: '0' }], contract: {} }, watermark: { spot: '11' }, time: 2500 });
+    expect(pf.view().spot).toEqual({ ETH: { free: '10.999', locked: '0.5' }, BTC: { free: '0.95', locked: '0' } });
   });
 });

@@ -9,7 +9,11 @@
  *    for inverse); closing realizes sidePnl at the fill price. Fees are charged to realized PnL.
  * 3. Balances: the total (free + locked) of every asset moves by exactly the fills' amounts (spot: base
  *    ± qty, quote ∓ qty × price, fee asset − fee; contracts: margin token + realized − fee). The moves are
- *    booked on `free`/`total`: how the venue splits free and locked shows at the next snapshot.
+ *    booked on `free`/`total`: how the venue splits free and locked shows at the next snapshot, or sooner
+ *    at the next stream balance or position event newer than it (overlay.ts, whose fills after the
+ *    event move it by the same amounts, so the total does not depend on which came first).
+ * 4. The fold alone gives realized PnL: snapshots and stream overlays replace balances and positions,
+ *    never the PnL already realized by counted fills.
  */
 import { Decimal } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
@@ -103,15 +107,27 @@ function addFree(spot: Record<string, Holding>, asset: string, delta: Decimal): 
   spot[asset] = { free: new Decimal(h.free).plus(delta).toFixed(), locked: h.locked };
 }
 
+function isBuy(f: FillReport): boolean {
+  return f.side === 'BUY' || f.side === 'BUY_OPEN' || f.side === 'BUY_CLOSE';
+}
+
+/** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee. */
+export function spotDeltas(f: FillReport, inst: Instrument): [string, Decimal][] {
+  const qty = new Decimal(f.qty);
+  const quote = qty.mul(f.price);
+  const buy = isBuy(f);
+  const out: [string, Decimal][] = [[inst.baseAsset, buy ? qty : qty.neg()], [inst.quoteAsset, buy ? quote.neg() : quote]];
+  const fee = new Decimal(f.fee);
+  if (!fee.isZero()) out.push([f.feeAsset, fee.neg()]);
+  return out;
+}
+
 function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Decimal; asset: string } {
   const qty = new Decimal(f.qty);
   const price = new Decimal(f.price);
-  const buy = f.side === 'BUY' || f.side === 'BUY_OPEN' || f.side === 'BUY_CLOSE';
-  const quote = qty.mul(price);
-  addFree(spot, inst.baseAsset, buy ? qty : qty.neg());
-  addFree(spot, inst.quoteAsset, buy ? quote.neg() : quote);
+  const buy = isBuy(f);
+  for (const [asset, delta] of spotDeltas(f, inst)) addFree(spot, asset, delta);
   const fee = new Decimal(f.fee);
-  if (!fee.isZero()) addFree(spot, f.feeAsset, fee.neg());
   // Fees go to realized PnL in the quote asset, valued at the fill price when charged in the base.
   let realized = f.feeAsset === inst.baseAsset ? fee.mul(price).neg() : f.feeAsset === inst.quoteAsset ? fee.neg() : new Decimal(0);
   const inv = inventory[f.symbol] ?? { symbol: f.symbol, qty: '0', avgPrice: '0' };

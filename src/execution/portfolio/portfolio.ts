@@ -1,12 +1,14 @@
 /**
  * The portfolio: balances, positions and realized and unrealized PnL for spot, inverse and linear
- * instruments, fed by fills (counted once by trade id) and by venue snapshots; read through `view()`
- * and `snapshot()` (the PortfolioSnapshot the risk gate judges against). Only the executor writes to it.
+ * instruments, fed by fills (counted once by trade id), by venue snapshots, and between snapshots by
+ * the user stream's balance and position events newer than what it holds (overlay.ts); read through
+ * `view()` and `snapshot()` (the PortfolioSnapshot the risk gate judges against). Only the executor writes to it.
  */
 import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
-import type { Balances, FillReport, Instrument, Position } from '../../model/index.ts';
+import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
+import { applyOverlays, balanceKey, isNewer, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { sidePnl } from './pnl.ts';
 import type { AccountKind } from '../../model/index.ts';
 
@@ -28,6 +30,12 @@ export interface VenueSnapshot {
   readonly positions?: readonly Position[];
   /** The largest trade id per account the snapshot includes (the fill ledger's lastId when it was stable across the reads). */
   readonly watermark: Readonly<Partial<Record<AccountKind, string>>>;
+  /**
+   * Venue time of the snapshot (the REST answers carry none: when its reads were sent, by the clock the
+   * venue's times are compared with). Stream events not before it stay laid over it; without a time the
+   * snapshot replaces every stream value of what it holds.
+   */
+  readonly time?: number;
 }
 
 /** Balances, positions and PnL; see the module comment. */
@@ -39,6 +47,11 @@ export class Portfolio {
   /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
   private baked = new Map<string, Decimal>();
   private readonly prices = new Map<string, SymbolPrices>();
+  private readonly balanceOverlays = new Map<string, BalanceOverlay>();
+  private readonly positionOverlays = new Map<string, PositionOverlay>();
+  /** Venue time of the balances and of the positions the base holds. */
+  private balancesAt = -Infinity;
+  private positionsAt = -Infinity;
 
   constructor(
     private readonly instruments: ReadonlyMap<string, Instrument>,
@@ -54,8 +67,28 @@ export class Portfolio {
     this.recompute();
   }
 
-  /** Adopts a venue snapshot: balances and positions as the venue reports them, fills up to the watermark folded in. */
+  /** Lays a stream balance event over the held balances when it is newer than they are (by venue time); returns whether it was taken. */
+  applyBalance(ev: BalanceUpdateEvent): boolean {
+    const key = balanceKey(ev.account, ev.asset);
+    if (!isNewer(ev.ts, this.balancesAt, this.balanceOverlays.get(key))) return false;
+    this.balanceOverlays.set(key, { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts });
+    this.recompute();
+    return true;
+  }
+
+  /** Lays a stream position event over the held position when it is newer (by venue time); returns whether it was taken. */
+  applyPosition(ev: PositionUpdateEvent): boolean {
+    const key = positionKey(ev.symbol, ev.side);
+    if (!isNewer(ev.ts, this.positionsAt, this.positionOverlays.get(key))) return false;
+    this.positionOverlays.set(key, { symbol: ev.symbol, side: ev.side, qty: ev.position, avgPrice: ev.avgPrice, margin: ev.margin, ts: ev.ts });
+    this.recompute();
+    return true;
+  }
+
+  /** Adopts a venue snapshot: balances and positions as the venue reports them, fills up to the watermark folded in; stream values newer than it stay. */
   adopt(s: VenueSnapshot): void {
+    if (s.balances !== undefined) this.balancesAt = laterOverlaysOnly(this.balanceOverlays, this.balancesAt, s.time);
+    if (s.positions !== undefined) this.positionsAt = laterOverlaysOnly(this.positionOverlays, this.positionsAt, s.time);
     const watermark = { ...this.base.watermark, ...s.watermark };
     const included = this.pending.filter((f) => !aboveWatermark({ ...this.base, watermark }, f));
     const { state: folded, effects } = foldFills(this.base, included, this.instruments);
@@ -146,7 +179,7 @@ export class Portfolio {
 
   private recompute(): void {
     const r = foldFills(this.base, this.pending, this.instruments);
-    this.state = r.state;
+    this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
     this.effects = r.effects;
   }
 
@@ -157,6 +190,18 @@ export class Portfolio {
       this.baked.set(key, (this.baked.get(key) ?? new Decimal(0)).plus(e.realized));
     }
   }
+}
+
+/** Drops the overlays older than a snapshot at `time` and returns the time stream events must reach from now on (with no time: drops all, returns the newest seen + 1). */
+function laterOverlaysOnly(overlays: Map<string, { readonly ts: number }>, since: number, time: number | undefined): number {
+  let newest = since;
+  for (const [k, o] of overlays) {
+    if (time === undefined || o.ts < time) {
+      overlays.delete(k);
+      newest = Math.max(newest, o.ts);
+    }
+  }
+  return time ?? newest + 1;
 }
 
 function byKey(a: ContractPosition, b: ContractPosition): number {

@@ -1,0 +1,102 @@
+/**
+ * Stream overlays: the user stream's balance and position events laid over the folded account state
+ * between snapshots, so spot free/locked and the contract margin split follow the venue. Pure.
+ *
+ * Invariants (checked by test/execution/portfolio.test.ts):
+ * 1. An overlay is kept only when its venue time is not before the snapshot's (the time its reads left:
+ *    an event of that same millisecond may be newer than the answer, and the answer cannot be newer than
+ *    a later event), and only the newest per asset or position key (a tie goes to the later arrival): an
+ *    older event never replaces a newer value.
+ * 2. A balance overlay at time E holds every fill with a trade time ≤ E; fills counted after it with a
+ *    time > E move it exactly as they move the fold (spot: base ± qty, quote ∓ qty × price, fee asset −
+ *    fee, on `free`; contracts: realized − fee on total and availableMargin). So the total of an asset is
+ *    the same whether a fill was read before or after the event.
+ * 3. A contract balance overlay splits as the venue does: total = free + locked, availableMargin = free,
+ *    positionMargin = the margins of the token's positions as held, orderMargin = locked − positionMargin.
+ * 4. A position overlay replaces the folded position only while no counted fill of its symbol is later
+ *    than it (else the fold, which holds that fill, is newer); its average stays the fold's exact one when
+ *    that rounds to the venue's. Overlays never change realized PnL: that comes from the fold alone.
+ */
+import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
+import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
+import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
+
+/** A balance as a stream event reported it. */
+export interface BalanceOverlay {
+  readonly account: AccountKind;
+  readonly asset: string;
+  readonly free: string;
+  readonly locked: string;
+  /** Venue time of the event. */
+  readonly ts: number;
+}
+
+/** A position as a stream event reported it. */
+export interface PositionOverlay {
+  readonly symbol: string;
+  readonly side: PositionSide;
+  readonly qty: string;
+  readonly avgPrice: string;
+  readonly margin: string;
+  readonly ts: number;
+}
+
+/** Returns the key of a balance overlay. */
+export function balanceKey(account: AccountKind, asset: string): string {
+  return `${account}:${asset}`;
+}
+
+/** Returns true when an event at `ts` is not older than the snapshot (`since`) nor than the overlay held (`held`); ties go to the newcomer. */
+export function isNewer(ts: number, since: number, held: { readonly ts: number } | undefined): boolean {
+  return ts >= since && (held === undefined || ts >= held.ts);
+}
+
+/** Returns the state with the overlays laid over it (see the invariants above); `effects` are the fills the fold counted and what each did. */
+export function applyOverlays(
+  state: AccountState,
+  effects: readonly FillEffect[],
+  balances: ReadonlyMap<string, BalanceOverlay>,
+  positionsIn: ReadonlyMap<string, PositionOverlay>,
+  instruments: ReadonlyMap<string, Instrument>,
+): AccountState {
+  if (balances.size === 0 && positionsIn.size === 0) return state;
+  const fills: readonly FillReport[] = effects.map((e) => e.fill);
+  const positions: Record<string, ContractPosition> = { ...state.positions };
+  for (const [key, o] of positionsIn) {
+    if (fills.some((f) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
+    const mine = positions[key];
+    if (compareDecimal(o.qty, '0') === 0) {
+      delete positions[key];
+      continue;
+    }
+    const inst = instruments.get(o.symbol);
+    const keepExact = mine !== undefined && inst !== undefined && compareDecimal(mine.qty, o.qty) === 0
+      && compareDecimal(formatDown(new Decimal(mine.avgPrice), scaleOf(inst.tickSize)), o.avgPrice) === 0;
+    positions[key] = { symbol: o.symbol, side: o.side, qty: o.qty, avgPrice: keepExact ? mine.avgPrice : o.avgPrice, margin: o.margin, leverage: mine?.leverage };
+  }
+  const spot: Record<string, Holding> = { ...state.spot };
+  const contract: Record<string, ContractBalance> = { ...state.contract };
+  for (const o of balances.values()) {
+    if (o.account === 'spot') {
+      let free = new Decimal(o.free);
+      for (const f of fills) {
+        const inst = instruments.get(f.symbol);
+        if (f.account !== 'spot' || f.time <= o.ts || inst === undefined) continue;
+        for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
+      }
+      spot[o.asset] = { free: free.toFixed(), locked: o.locked };
+      continue;
+    }
+    let later = new Decimal(0);
+    for (const e of effects) if (e.fill.account === 'contract' && e.fill.time > o.ts && e.asset === o.asset) later = later.plus(e.realized);
+    const positionMargin = Object.values(positions)
+      .filter((p) => (instruments.get(p.symbol)?.marginToken ?? instruments.get(p.symbol)?.quoteAsset) === o.asset)
+      .reduce((a, p) => a.plus(p.margin), new Decimal(0));
+    const free = new Decimal(o.free).plus(later);
+    contract[o.asset] = {
+      ...contract[o.asset], token: o.asset, total: free.plus(o.locked).toFixed(), availableMargin: free.toFixed(),
+      positionMargin: positionMargin.toFixed(), orderMargin: new Decimal(o.locked).minus(positionMargin).toFixed(),
+    };
+  }
+  return { ...state, spot, contract, positions };
+}

@@ -1,0 +1,84 @@
+// The portfolio between snapshots, fed by the user stream's balance and position events from the simulated venue.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Decimal, formatDown } from '../../src/core/fixed.ts';
+import { statusOf } from '../../src/execution/index.ts';
+import { balanceUpdateEvent } from '../../src/model/index.ts';
+import { allSettled, startRig, until, type Rig } from './helpers.ts';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+/** Returns the venue's spot balances of `assets` as `{asset: [free, locked]}`. */
+async function venueSpot(x: Rig, assets: readonly string[]): Promise<Record<string, [string, string]>> {
+  const list = (await x.gateway.balances()).spot.filter((b) => assets.includes(b.asset));
+  return Object.fromEntries(list.map((b) => [b.asset, [new Decimal(b.free).toFixed(), new Decimal(b.locked).toFixed()]]));
+}
+
+function localSpot(x: Rig, assets: readonly string[]): Record<string, [string, string]> {
+  const v = x.portfolio.view().spot;
+  return Object.fromEntries(assets.filter((a) => v[a] !== undefined).map((a) => [a, [new Decimal(v[a]!.free).toFixed(), new Decimal(v[a]!.locked).toFixed()]]));
+}
+
+describe('portfolio between snapshots, from the stream', () => {
+  it('spot free and locked follow the venue when an order rests (funds locked), fills and is cancelled, with no reconciliation', async () => {
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const assets = ['BTC', 'USDT'];
+    expect(localSpot(r, assets)).toEqual(await venueSpot(r, assets));
+    const id = r.ex.submit({
+      kind: 'placeSpot', strategyId: 'mm', symbol: 'BTCUSDT', clientOrderId: r.ex.nextClientOrderId(), side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.02', timeInForce: 'GTC',
+    });
+    expect(await until(r, () => statusOf(r!.ex.order(id)!) === 'NEW' && r!.portfolio.view().spot['USDT']!.locked !== '0')).toBe(true);
+    expect(localSpot(r, assets)).toEqual(await venueSpot(r, assets));
+    expect(r.portfolio.view().spot['USDT']!.locked).toBe('600');
+    await r.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'IOC' });
+    expect(await until(r, () => statusOf(r!.ex.order(id)!) === 'PARTIALLY_FILLED' && r!.events.some((e) => e.type === 'fill'))).toBe(true);
+    await r.ex.idle();
+    expect(localSpot(r, assets)).toEqual(await venueSpot(r, assets));
+    r.ex.cancel(id);
+    expect(await until(r, () => allSettled(r!) && statusOf(r!.ex.order(id)!) === 'CANCELED' && r!.portfolio.view().spot['USDT']!.locked === '0')).toBe(true);
+    expect(localSpot(r, assets)).toEqual(await venueSpot(r, assets));
+  });
+
+  it('an event older than what the portfolio holds is not taken', async () => {
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const held = r.portfolio.view().spot['USDT']!;
+    const stale = balanceUpdateEvent({ account: 'spot', asset: 'USDT', free: '1', locked: '2', ts: r.t.clock.now() - 60_000, recvTs: r.t.clock.now() });
+    expect(r.portfolio.applyBalance(stale)).toBe(false);
+    r.bus.publish(stale);
+    expect(r.portfolio.view().spot['USDT']).toEqual(held);
+  });
+
+  it('the contract margin split (position and order margin) follows the venue for a resting order and an open position', async () => {
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const token = 'USDT';
+    const venueSplit = async () => {
+      const b = (await r!.gateway.balances()).contract[token]!;
+      return [b.total, b.availableMargin, b.positionMargin, b.orderMargin].map((x) => new Decimal(x).toFixed());
+    };
+    // The venue shows the account at marginPrecision (0.0001), rounded down.
+    const localSplit = () => {
+      const b = r!.portfolio.view().contract[token]!;
+      return [b.total, b.availableMargin, b.positionMargin, b.orderMargin].map((x) => formatDown(new Decimal(x), 4));
+    };
+    const order = (side: 'BUY_OPEN', price: string, quantity: string) => ({
+      kind: 'placeContract' as const, strategyId: 'trend', symbol: 'BTC-SWAP-USDT', clientOrderId: r!.ex.nextClientOrderId(), side,
+      orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price, quantity, leverage: '5', timeInForce: 'GTC' as const,
+    });
+    await r.counter.newContractOrder({
+      clientOrderId: 'cq-1', symbol: 'BTC-SWAP-USDT', side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '5', timeInForce: 'GTC',
+    });
+    const resting = r.ex.submit(order('BUY_OPEN', '29000', '100'));
+    const taking = r.ex.submit(order('BUY_OPEN', '30000', '100'));
+    expect(await until(r, () => statusOf(r!.ex.order(resting)!) === 'NEW' && statusOf(r!.ex.order(taking)!) === 'FILLED'
+      && r!.portfolio.view().positions.length === 1 && r!.events.some((e) => e.type === 'fill'))).toBe(true);
+    await r.ex.idle();
+    const split = await venueSplit();
+    expect(Number(split[2]) > 0 && Number(split[3]) > 0).toBe(true);
+    expect(localSplit()).toEqual(split);
+    const [vp] = await r.gateway.positions();
+    expect(r.portfolio.view().positions.map((p) => [p.qty, new Decimal(p.margin).toFixed()])).toEqual([[vp!.position, new Decimal(vp!.margin).toFixed()]]);
+  });
+});

@@ -219,6 +219,10 @@ export class MarketStreams {
         }
         return;
       }
+      default: {
+        const never: never = ev;
+        throw new Error(`market stream: unknown source event ${JSON.stringify(never)}`);
+      }
     }
   }
 

@@ -37,13 +37,20 @@ export class UserEventMapper {
       case 'position':
         this.position(b);
         return;
+      // Market events, and engine events whose balance and position changes arrive as their own events.
       case 'book':
       case 'trade':
       case 'kline':
       case 'ticker':
+      case 'mark':
+      case 'funding':
+      case 'liquidation':
+      case 'withdrawal':
         return;
-      default:
-        return;
+      default: {
+        const never: never = b;
+        throw new Error(`user events: unknown engine event ${JSON.stringify(never)}`);
+      }
     }
   }
 

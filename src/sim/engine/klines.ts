@@ -124,14 +124,33 @@ class Series {
 /** The 24h rolling window as a running sum over 1m bars; high and low are rescanned only when a bar holding them leaves. */
 class Rolling {
   volume = 0;
-  quote = 0n;
+  /** Quote volume as a safe-integer part and a bigint part (bigint work only when the number would leave the safe range). */
+  quoteNum = 0;
+  quoteBig = 0n;
   high = -Infinity;
   low = Infinity;
   /** Absolute index in the 1m series of the oldest bar in the window. */
   firstAbs = 0;
   counted: Bar | undefined;
   countedVolume = 0;
-  countedQuote = 0n;
+  countedNum = 0;
+  countedBig = 0n;
+
+  /** Returns the quote volume of the window. */
+  get quote(): bigint {
+    return this.quoteBig + BigInt(this.quoteNum);
+  }
+
+  private addQuote(num: number, big: bigint): void {
+    if (big !== 0n) this.quoteBig += big;
+    const n = this.quoteNum + num;
+    if (n > MAX_SAFE || n < -MAX_SAFE) {
+      this.quoteBig += BigInt(this.quoteNum) + BigInt(num);
+      this.quoteNum = 0;
+    } else {
+      this.quoteNum = n;
+    }
+  }
 
   /** Brings the window up to `now` over the 1m series. */
   update(series: Series, now: number): void {
@@ -142,20 +161,21 @@ class Rolling {
     if (this.counted !== cur) {
       this.counted = cur;
       this.countedVolume = 0;
-      this.countedQuote = 0n;
+      this.countedNum = 0;
+      this.countedBig = 0n;
     }
     this.volume += cur.volume - this.countedVolume;
-    const q = barQuote(cur);
-    this.quote += q - this.countedQuote;
+    this.addQuote(cur.quote - this.countedNum, cur.quoteBig === this.countedBig ? 0n : cur.quoteBig - this.countedBig);
     this.countedVolume = cur.volume;
-    this.countedQuote = q;
+    this.countedNum = cur.quote;
+    this.countedBig = cur.quoteBig;
     if (cur.high > this.high) this.high = cur.high;
     if (cur.low < this.low) this.low = cur.low;
     let rescan = false;
     while (first < bars.length - 1 && bars[first]!.openTime <= now - DAY) {
       const old = bars[first]!;
       this.volume -= old.volume;
-      this.quote -= barQuote(old);
+      this.addQuote(-old.quote, -old.quoteBig);
       if (old.high >= this.high || old.low <= this.low) rescan = true;
       first += 1;
     }
@@ -272,7 +292,7 @@ export class KlineBook {
     const bars = this.minute.bars;
     return {
       series: this.list.map((x) => [x.interval, x.offset, enc(x.end), x.bars.map(barData)]),
-      rolling: [r.volume, r.quote.toString(), enc(r.high), enc(r.low), r.firstAbs, r.counted !== undefined && r.counted === bars[bars.length - 1], r.countedVolume, r.countedQuote.toString()],
+      rolling: [r.volume, r.quote.toString(), enc(r.high), enc(r.low), r.firstAbs, r.counted !== undefined && r.counted === bars[bars.length - 1], r.countedVolume, (r.countedBig + BigInt(r.countedNum)).toString()],
     };
   }
 
@@ -286,7 +306,7 @@ export class KlineBook {
     }
     const [volume, quote, high, low, firstAbs, countedLast, countedVolume, countedQuote] = d.rolling;
     const r = this.rolling;
-    Object.assign(r, { volume, quote: BigInt(quote), high: dec(high), low: dec(low), firstAbs, countedVolume, countedQuote: BigInt(countedQuote) });
+    Object.assign(r, { volume, quoteNum: 0, quoteBig: BigInt(quote), high: dec(high), low: dec(low), firstAbs, countedVolume, countedNum: 0, countedBig: BigInt(countedQuote) });
     r.counted = countedLast ? this.minute.bars[this.minute.bars.length - 1] : undefined;
   }
 

@@ -70,6 +70,8 @@ function addNet(net: { asset: string; sum: Amount }[], asset: string, v: Amount)
 }
 
 const POOLS: readonly SystemPool[] = ['fees', 'insurance', 'clearing', 'outside'];
+const TRADE = flowCode('TRADE');
+const FEE = flowCode('FEE');
 
 /**
  * Balances moved only by balanced steps: `post` applies a set of legs atomically after checking
@@ -258,18 +260,23 @@ export class BalanceBook {
     const bb = this.mutableBalance(buyer, base);
     const sq = this.mutableBalance(seller, quote);
     const time = this.clock.now();
+    // Each bigint operation allocates: skip the ones that add nothing (a release equal to the payment, no fee).
     bq.locked -= buyerRelease;
-    bq.free += buyerRelease - quoteQty;
-    bb.free += qty - buyerFee;
+    if (buyerRelease !== quoteQty) bq.free += buyerRelease - quoteQty;
+    bb.free += buyerFee === 0n ? qty : qty - buyerFee;
     sb.locked -= sellerRelease;
-    sb.free += sellerRelease - qty;
-    sq.free += quoteQty - sellerFee;
-    this.addFlow(buyer, quote, 'TRADE', quoteQty, true, time);
-    this.addFlow(buyer, base, 'TRADE', qty, false, time);
-    this.addFlow(seller, base, 'TRADE', qty, true, time);
-    this.addFlow(seller, quote, 'TRADE', quoteQty, false, time);
-    this.addFlow(buyer, base, 'FEE', buyerFee, true, time);
-    this.addFlow(seller, quote, 'FEE', sellerFee, true, time);
+    if (sellerRelease !== qty) sb.free += sellerRelease - qty;
+    sq.free += sellerFee === 0n ? quoteQty : quoteQty - sellerFee;
+    const qc = this.assetCode(quote);
+    const bc = this.assetCode(base);
+    const bl = this.flowLog(buyer);
+    const sl = this.flowLog(seller);
+    if (quoteQty !== 0n) bl.push(this.flowCount++, time, qc, TRADE, quoteQty, true);
+    if (qty !== 0n) bl.push(this.flowCount++, time, bc, TRADE, qty, false);
+    if (qty !== 0n) sl.push(this.flowCount++, time, bc, TRADE, qty, true);
+    if (quoteQty !== 0n) sl.push(this.flowCount++, time, qc, TRADE, quoteQty, false);
+    if (buyerFee !== 0n) bl.push(this.flowCount++, time, bc, FEE, buyerFee, true);
+    if (sellerFee !== 0n) sl.push(this.flowCount++, time, qc, FEE, sellerFee, true);
     const fees = this.pools.get('fees')!;
     if (buyerFee > 0n) fees.set(base, (fees.get(base) ?? 0n) + buyerFee);
     if (sellerFee > 0n) fees.set(quote, (fees.get(quote) ?? 0n) + sellerFee);
@@ -278,12 +285,16 @@ export class BalanceBook {
   /** Writes a flow entry of a change of `size` (negative when `negative`); nothing for a zero change. */
   private addFlow(accountId: AccountId, asset: string, flowType: FlowType, size: Amount, negative: boolean, time: number): void {
     if (size === 0n) return;
+    this.flowLog(accountId).push(this.flowCount++, time, this.assetCode(asset), flowCode(flowType), size, negative);
+  }
+
+  private flowLog(accountId: AccountId): FlowLog {
     let log = this.flowsByAccount.get(accountId);
     if (!log) {
       log = new FlowLog(this.maxFlows);
       this.flowsByAccount.set(accountId, log);
     }
-    log.push(this.flowCount++, time, this.assetCode(asset), flowCode(flowType), size, negative);
+    return log;
   }
 
   private assetCode(asset: string): number {

@@ -1,4 +1,4 @@
-/** The engine behind the server: a SimVenue built from config/venue.yaml, its routes, key owners, user events and market source. */
+/** The engine behind the server: a SimVenue built from config/venue.yaml (or restored from its state file), its routes, key owners, agents, user events and market source. */
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { StateFile } from './state-file.ts';

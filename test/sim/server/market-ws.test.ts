@@ -51,7 +51,7 @@ describe('market WebSocket at /openapi/quote/ws/v1', () => {
     expect(typeof r.data[0].t).toBe('string');
     expect((await m.next((f) => f.topic === 'diffDepth')).data[0].a).toEqual([['0.05', '1']]);
     expect((await m.next((f) => f.topic === 'bookTicker')).data[0]).toMatchObject({ s: 'ETHBTC', a: '0.05', aq: '1' });
-    expect((await m.next((f) => f.topic === 'index')).data[0]).toMatchObject({ symbol: 'BTCUSDT' });
+    expect((await m.next((f) => f.topic === 'index')).data[0]).toMatchObject({ symbol: 'BTCUSDT', index: '30000', edp: '30000' });
   });
 
   it('answers pings, sends error frames with string codes, and stops a cancelled topic', async () => {

@@ -38,7 +38,8 @@ export function createLogger(opts: LoggerFactoryOptions = {}): Logger {
   if (pretty) {
     return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
   }
-  return pino(options);
+  // Synchronous writes: an async stream can lose or reorder its last lines when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: true }));
 }
 
 /** Returns a logger that writes nothing (for tests and benchmarks). */

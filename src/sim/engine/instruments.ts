@@ -47,6 +47,7 @@ export class SimInstrument {
   readonly klines = new KlineBook();
   readonly trades: PublicTrade[] = [];
   private readonly priceCache = new Map<number, string>();
+  private readonly qtyTexts: string[] = [];
   /** Amounts of small lot counts, made once: most fills are a few lots. */
   private readonly lotAmounts: bigint[] = [];
 
@@ -113,8 +114,16 @@ export class SimInstrument {
     return q <= 9007199254740991 ? BigInt(q) * this.qunit.amount : BigInt(ticks) * BigInt(lots) * this.qunit.amount;
   }
 
-  /** Returns the quantity text of `lots`. */
+  /** Returns the quantity text of `lots` (small counts made once: orders and fills are mostly a few lots). */
   qtyText(lots: number): string {
+    if (lots < 4096) {
+      let t = this.qtyTexts[lots];
+      if (t === undefined) {
+        t = unitsText(lots, this.step);
+        this.qtyTexts[lots] = t;
+      }
+      return t;
+    }
     return unitsText(lots, this.step);
   }
 

@@ -8,6 +8,19 @@ export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | '
 
 const MAX_SAFE = 9007199254740991;
 
+const SIDES = ['BUY', 'SELL', 'BUY_OPEN', 'SELL_OPEN', 'BUY_CLOSE', 'SELL_CLOSE'] as const;
+const TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP'] as const;
+const TIFS = ['GTC', 'IOC', 'FOK', 'LIMIT_MAKER'] as const;
+const STATUSES: readonly OrderStatus[] = ['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED'];
+const STATUS_CODE: Readonly<Record<OrderStatus, number>> = { NEW: 0, PARTIALLY_FILLED: 1, FILLED: 2, CANCELED: 3, REJECTED: 4 };
+
+/** Returns the position of `v` in `list`; throws for a value the engine should have refused before (a bug). */
+function codeOf(list: readonly string[], v: string, what: string): number {
+  const i = list.indexOf(v);
+  if (i < 0) throw new Error(`order ${what} ${v} is not one the engine knows`);
+  return i;
+}
+
 /** The rarely set fields of an order. */
 class OrderExtra {
   origQtyText = '';
@@ -24,7 +37,6 @@ class OrderExtra {
 export class SimOrder implements BookEntry {
   // Book entry.
   priceTicks: number;
-  readonly bookSide: BookSide;
   readonly owner: number;
   leaves = 0;
   prev: BookEntry | null = null;
@@ -38,7 +50,8 @@ export class SimOrder implements BookEntry {
   executedLots = 0;
   /** Cumulative quote (price × lots) in qunits while it is a safe integer (see cumQuoteUnits). */
   cumQuote = 0;
-  status: OrderStatus = 'NEW';
+  /** bookSide, market, side, type, timeInForce and status packed in one small integer (see the getters). */
+  private bits: number;
   /** updateTime − time: a small integer, so the order holds no boxed second time. */
   private updated = 0;
   /** Funds still locked for this order (quote for a spot buy, base for a spot sell, margin for a contract order). */
@@ -56,12 +69,12 @@ export class SimOrder implements BookEntry {
     readonly clientOrderId: string,
     readonly accountId: string,
     readonly inst: SimInstrument,
-    readonly market: 'spot' | 'contract',
+    market: 'spot' | 'contract',
     /** BUY or SELL (spot); BUY_OPEN, SELL_OPEN, BUY_CLOSE, SELL_CLOSE (contract). */
-    readonly side: string,
+    side: string,
     /** LIMIT, MARKET or LIMIT_MAKER as sent (spot); LIMIT or STOP (contract). */
-    readonly type: string,
-    readonly timeInForce: string,
+    type: string,
+    timeInForce: string,
     priceTicks: number,
     origLots: number,
     owner: number,
@@ -70,7 +83,42 @@ export class SimOrder implements BookEntry {
     this.priceTicks = priceTicks;
     this.origLots = origLots;
     this.owner = owner;
-    this.bookSide = side === 'BUY' || side === 'BUY_OPEN' || side === 'BUY_CLOSE' ? 0 : 1;
+    const bookSide = side === 'BUY' || side === 'BUY_OPEN' || side === 'BUY_CLOSE' ? 0 : 1;
+    this.bits = bookSide | (market === 'contract' ? 2 : 0) | (codeOf(SIDES, side, 'side') << 2) | (codeOf(TYPES, type, 'type') << 5) | (codeOf(TIFS, timeInForce, 'timeInForce') << 7);
+  }
+
+  /** Book side: 0 bid, 1 ask. */
+  get bookSide(): BookSide {
+    return (this.bits & 1) as BookSide;
+  }
+
+  /** spot or contract. */
+  get market(): 'spot' | 'contract' {
+    return (this.bits & 2) === 0 ? 'spot' : 'contract';
+  }
+
+  /** BUY or SELL (spot); BUY_OPEN, SELL_OPEN, BUY_CLOSE, SELL_CLOSE (contract). */
+  get side(): string {
+    return SIDES[(this.bits >> 2) & 7]!;
+  }
+
+  /** LIMIT, MARKET or LIMIT_MAKER as sent (spot); LIMIT or STOP (contract). */
+  get type(): string {
+    return TYPES[(this.bits >> 5) & 3]!;
+  }
+
+  /** GTC, IOC, FOK or LIMIT_MAKER. */
+  get timeInForce(): string {
+    return TIFS[(this.bits >> 7) & 3]!;
+  }
+
+  /** The order's status. */
+  get status(): OrderStatus {
+    return STATUSES[(this.bits >> 9) & 7]!;
+  }
+
+  set status(v: OrderStatus) {
+    this.bits = (this.bits & ~(7 << 9)) | (STATUS_CODE[v] << 9);
   }
 
   private extra(): OrderExtra {
@@ -161,12 +209,12 @@ export class SimOrder implements BookEntry {
 
   /** Returns true while the order can still trade or be cancelled. */
   get active(): boolean {
-    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
+    return ((this.bits >> 9) & 7) < 2;
   }
 
   /** Returns true for a contract close order. */
   get isClose(): boolean {
-    return this.side === 'BUY_CLOSE' || this.side === 'SELL_CLOSE';
+    return ((this.bits >> 2) & 7) >= 4;
   }
 
   /** Adds one execution to the order's totals. */

@@ -17,54 +17,69 @@ export interface OwnTrade {
 
 /** An account's executions, oldest first; beyond twice `keep` the oldest are dropped down to `keep`. */
 export class TradeLog {
-  private readonly offs: number[] = [];
+  /**
+   * Per execution four numbers — trade id offset, time, price in ticks, lots × 2 + 1 for a maker — in one
+   * growable Float64Array (outside the JS heap: recording an execution makes no garbage for them).
+   */
+  private nums = new Float64Array(4 * 64);
+  private n = 0;
   private readonly orders: SimOrder[] = [];
-  private readonly times: number[] = [];
-  /** price in ticks, and lots × 2 + 1 for a maker. */
-  private readonly prices: number[] = [];
-  private readonly lotsMaker: number[] = [];
   private readonly fees: Amount[] = [];
 
   constructor(private readonly keep: number) {}
 
   /** Returns the number of executions held. */
   get length(): number {
-    return this.offs.length;
+    return this.n;
   }
 
   /** Appends one execution; `tradeOff` is the trade id's offset in the engine's trade id sequence. */
   push(tradeOff: number, order: SimOrder, time: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
-    this.offs.push(tradeOff);
+    if (4 * this.n === this.nums.length) {
+      const grown = new Float64Array(this.nums.length * 2);
+      grown.set(this.nums);
+      this.nums = grown;
+    }
+    const at = 4 * this.n++;
+    this.nums[at] = tradeOff;
+    this.nums[at + 1] = time;
+    this.nums[at + 2] = price;
+    this.nums[at + 3] = lots * 2 + (isMaker ? 1 : 0);
     this.orders.push(order);
-    this.times.push(time);
-    this.prices.push(price);
-    this.lotsMaker.push(lots * 2 + (isMaker ? 1 : 0));
     this.fees.push(fee);
-    if (this.offs.length > 2 * this.keep) {
-      const n = this.offs.length - this.keep;
-      for (const col of [this.offs, this.orders, this.times, this.prices, this.lotsMaker, this.fees] as unknown[][]) col.splice(0, n);
+    if (this.n > 2 * this.keep) {
+      const k = this.n - this.keep;
+      this.nums.copyWithin(0, 4 * k, 4 * this.n);
+      this.n -= k;
+      this.orders.splice(0, k);
+      this.fees.splice(0, k);
     }
   }
 
   /** Returns the raw rows for exportState: [trade offset, orderId, time, price, lots, fee, isMaker]. */
   exportRows(): [number, string, number, number, number, string, boolean][] {
-    return this.offs.map((off, i) => [off, this.orders[i]!.orderId, this.times[i]!, this.prices[i]!, Math.floor(this.lotsMaker[i]! / 2), this.fees[i]!.toString(), this.lotsMaker[i]! % 2 === 1]);
+    const out: [number, string, number, number, number, string, boolean][] = [];
+    for (let i = 0; i < this.n; i++) {
+      const lm = this.nums[4 * i + 3]!;
+      out.push([this.nums[4 * i]!, this.orders[i]!.orderId, this.nums[4 * i + 1]!, this.nums[4 * i + 2]!, Math.floor(lm / 2), this.fees[i]!.toString(), lm % 2 === 1]);
+    }
+    return out;
   }
 
   /** Returns the orders the kept executions belong to. */
   ordersHeld(): readonly SimOrder[] {
-    return this.orders;
+    return this.orders.slice(0, this.n);
   }
 
   /** Returns the executions whose order passes `pred`, oldest first, with their trade ids from `ids`. */
   list(ids: IdSequence, pred: (o: SimOrder) => boolean = () => true): OwnTrade[] {
     const out: OwnTrade[] = [];
-    for (let i = 0; i < this.offs.length; i++) {
+    for (let i = 0; i < this.n; i++) {
       const order = this.orders[i]!;
       if (!pred(order)) continue;
-      const lm = this.lotsMaker[i]!;
+      const lm = this.nums[4 * i + 3]!;
       out.push({
-        tradeId: ids.idAt(this.offs[i]!), order, time: this.times[i]!, price: this.prices[i]!, lots: Math.floor(lm / 2),
+        tradeId: ids.idAt(this.nums[4 * i]!), order, time: this.nums[4 * i + 1]!, price: this.nums[4 * i + 2]!, lots: Math.floor(lm / 2),
         fee: this.fees[i]!, feeAsset: order.feeAsset, isMaker: lm % 2 === 1,
       });
     }

@@ -107,10 +107,22 @@ function priceOut(o: SimOrder): string {
   return o.quoteBudget !== Infinity || o.type === 'MARKET' ? '0' : o.inst.priceText(o.priceTicks);
 }
 
+let lastTime = NaN;
+let lastTimeText = '';
+
+/** Returns the text of a time in ms; the last one is remembered, since many answers share the clock's time. */
+function timeText(t: number): string {
+  if (t !== lastTime) {
+    lastTime = t;
+    lastTimeText = String(t);
+  }
+  return lastTimeText;
+}
+
 /** Returns the spot new-order answer of `o`. */
 export function spotPlacementView(o: SimOrder): SpotPlacementView {
   return {
-    orderId: o.orderId, clientOrderId: o.clientOrderId, symbol: o.inst.symbol, transactTime: String(o.time),
+    orderId: o.orderId, clientOrderId: o.clientOrderId, symbol: o.inst.symbol, transactTime: timeText(o.time),
     price: priceOut(o), origQty: o.origQtyOut(), executedQty: o.inst.qtyText(o.executedLots),
     type: reportedType(o), side: o.side, status: o.status, timeInForce: o.timeInForce,
   };

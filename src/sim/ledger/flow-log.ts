@@ -23,10 +23,12 @@ export type RawFlow = [number, number, number, number, string];
  * When more than twice `keep` entries are held the oldest are dropped down to `keep` (amortized O(1)).
  */
 export class FlowLog {
-  private readonly seqs: number[] = [];
-  private readonly times: number[] = [];
-  /** (assetCode × 64 + flow type code) × 2 + 1 when the change is negative. */
-  private readonly codes: number[] = [];
+  /**
+   * Per entry three numbers — seq, time, code ((assetCode × 64 + flow type code) × 2 + 1 when negative) —
+   * in one growable Float64Array: its memory lies outside the JS heap, so writing entries makes no garbage.
+   */
+  private nums = new Float64Array(3 * 64);
+  private n = 0;
   private readonly sizes: Amount[] = [];
   /** Per asset code: the total before the oldest kept entry. */
   private readonly base = new Map<number, Amount>();
@@ -35,50 +37,59 @@ export class FlowLog {
 
   /** Returns the number of entries held. */
   get length(): number {
-    return this.seqs.length;
+    return this.n;
   }
 
   /** Appends one entry: a change of `size` (≥ 0), negative when `negative`. */
   push(seq: number, time: number, assetCode: number, flow: number, size: Amount, negative: boolean): void {
-    this.seqs.push(seq);
-    this.times.push(time);
-    this.codes.push((assetCode * 64 + flow) * 2 + (negative ? 1 : 0));
+    if (3 * this.n === this.nums.length) {
+      const grown = new Float64Array(this.nums.length * 2);
+      grown.set(this.nums);
+      this.nums = grown;
+    }
+    const at = 3 * this.n++;
+    this.nums[at] = seq;
+    this.nums[at + 1] = time;
+    this.nums[at + 2] = (assetCode * 64 + flow) * 2 + (negative ? 1 : 0);
     this.sizes.push(size);
-    if (this.seqs.length > 2 * this.keep) this.drop(this.seqs.length - this.keep);
+    if (this.n > 2 * this.keep) this.drop(this.n - this.keep);
   }
 
-  private drop(n: number): void {
-    for (let i = 0; i < n; i++) {
+  private drop(k: number): void {
+    for (let i = 0; i < k; i++) {
       const a = this.assetOf(i);
       this.base.set(a, (this.base.get(a) ?? 0n) + this.changeAt(i));
     }
-    this.seqs.splice(0, n);
-    this.times.splice(0, n);
-    this.codes.splice(0, n);
-    this.sizes.splice(0, n);
+    this.nums.copyWithin(0, 3 * k, 3 * this.n);
+    this.n -= k;
+    this.sizes.splice(0, k);
+  }
+
+  private code(i: number): number {
+    return this.nums[3 * i + 2]!;
   }
 
   private assetOf(i: number): number {
-    return Math.floor(this.codes[i]! / 128);
+    return Math.floor(this.code(i) / 128);
   }
 
   private changeAt(i: number): Amount {
-    return this.codes[i]! % 2 === 1 ? -this.sizes[i]! : this.sizes[i]!;
+    return this.code(i) % 2 === 1 ? -this.sizes[i]! : this.sizes[i]!;
   }
 
   /** Returns the entries (of one asset code, or all when `assetCode` is negative) as FlowEntries, oldest first. */
   entries(accountId: AccountId, firstId: bigint, assets: readonly string[], assetCode: number): FlowEntry[] {
     const totals = new Map(this.base);
     const out: FlowEntry[] = [];
-    for (let i = 0; i < this.seqs.length; i++) {
+    for (let i = 0; i < this.n; i++) {
       const a = this.assetOf(i);
       const change = this.changeAt(i);
       const total = (totals.get(a) ?? 0n) + change;
       totals.set(a, total);
       if (assetCode >= 0 && a !== assetCode) continue;
       out.push({
-        id: (firstId + BigInt(this.seqs[i]!)).toString(), accountId, asset: assets[a]!,
-        flowType: FLOW_TYPE_BY_CODE[Math.floor(this.codes[i]! / 2) % 64]!, change, total, time: this.times[i]!,
+        id: (firstId + BigInt(this.nums[3 * i]!)).toString(), accountId, asset: assets[a]!,
+        flowType: FLOW_TYPE_BY_CODE[Math.floor(this.code(i) / 2) % 64]!, change, total, time: this.nums[3 * i + 1]!,
       });
     }
     return out;
@@ -87,7 +98,8 @@ export class FlowLog {
   /** Returns the log as plain data: base totals by asset code and the raw entries. */
   exportData(): { base: [number, string][]; entries: RawFlow[] } {
     const base = [...this.base.entries()].sort(([a], [b]) => a - b).map(([a, v]): [number, string] => [a, v.toString()]);
-    const entries = this.seqs.map((seq, i): RawFlow => [seq, this.times[i]!, this.assetOf(i), Math.floor(this.codes[i]! / 2) % 64, this.changeAt(i).toString()]);
+    const entries: RawFlow[] = [];
+    for (let i = 0; i < this.n; i++) entries.push([this.nums[3 * i]!, this.nums[3 * i + 1]!, this.assetOf(i), Math.floor(this.code(i) / 2) % 64, this.changeAt(i).toString()]);
     return { base, entries };
   }
 

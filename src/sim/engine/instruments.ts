@@ -23,6 +23,21 @@ export class PublicTrade {
   }
 }
 
+const ONE = 10n ** 18n;
+
+function ceilDiv(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  return q * d === n ? q : q + 1n;
+}
+
+/** Fees at one rate: of one lot and of one qunit when they are whole 10^-18 units, and of small lot counts. */
+interface FeeTable {
+  readonly rate: bigint;
+  readonly lotFee: bigint | undefined;
+  readonly qunitFee: bigint | undefined;
+  readonly base: bigint[];
+}
+
 /** Outcome of checking a decimal against a filter: whole units (≥ 0), or the venue code of the failure (negative). */
 export type FilterCheck = number;
 
@@ -48,6 +63,8 @@ export class SimInstrument {
   readonly trades: PublicTrade[] = [];
   private readonly priceCache = new Map<number, string>();
   private readonly qtyTexts: string[] = [];
+  /** Fee table of the last rate asked (accounts mostly share one rate). */
+  private fees: FeeTable | undefined;
   /** Amounts of small lot counts, made once: most fills are a few lots. */
   private readonly lotAmounts: bigint[] = [];
 
@@ -106,6 +123,39 @@ export class SimInstrument {
       return a;
     }
     return BigInt(lots) * this.step.amount;
+  }
+
+  /**
+   * Returns the fee at `rate` on `lots` lots of base (rounded up, as the ledger's feeOn), from a per-rate
+   * table when one lot's fee is a whole number of 10^-18 units (then the fee of n lots is n times it).
+   */
+  baseFee(lots: number, rate: bigint): bigint {
+    if (rate === 0n) return 0n;
+    const t = this.feeTable(rate);
+    if (t.lotFee !== undefined && lots < 4096) {
+      let f = t.base[lots];
+      if (f === undefined) {
+        for (let i = t.base.length; i <= lots; i++) t.base.push(BigInt(i) * t.lotFee);
+        f = t.base[lots]!;
+      }
+      return f;
+    }
+    return ceilDiv(this.lotsAmount(lots) * rate, ONE);
+  }
+
+  /** Returns the fee at `rate` on a quote amount of `q` qunits whose Amount is `quote` (rounded up, as feeOn). */
+  quoteFee(q: number, quote: bigint, rate: bigint): bigint {
+    if (rate === 0n) return 0n;
+    const t = this.feeTable(rate);
+    if (t.qunitFee !== undefined && q <= 9007199254740991) return BigInt(q) * t.qunitFee;
+    return ceilDiv(quote * rate, ONE);
+  }
+
+  private feeTable(rate: bigint): FeeTable {
+    if (this.fees !== undefined && this.fees.rate === rate) return this.fees;
+    const exact = (unit: bigint): bigint | undefined => ((unit * rate) % ONE === 0n ? (unit * rate) / ONE : undefined);
+    this.fees = { rate, lotFee: exact(this.step.amount), qunitFee: exact(this.qunit.amount), base: [] };
+    return this.fees;
   }
 
   /** Returns the quote amount of `lots` at `ticks` (ticks × lots × qunit) as an Amount, exact. */

@@ -190,14 +190,20 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
   const buyer = buyerIsTaker ? t : m;
   const seller = buyerIsTaker ? m : t;
   const qty = inst.lotsAmount(lots);
+  const q = price * lots;
   const paid = inst.quoteAmount(price, lots);
   // A limit buyer locked at its own price; a market buyer locked its budget and is released as it pays.
   const buyerRelease = buyer.quoteBudget !== Infinity || buyer.priceTicks === price ? paid : inst.quoteAmount(buyer.priceTicks, lots);
-  const r = core.ledger.settleSpotQuote(inst.baseAsset, inst.quoteAsset, qty, paid, buyer.accountId, buyer === m, buyerRelease, seller.accountId, seller === m, qty);
+  // Fees as the ledger's feeOn would charge them (rounded up), from the instrument's per-rate tables.
+  const buyerRates = core.ledger.spotFeesOf(buyer.accountId);
+  const sellerRates = core.ledger.spotFeesOf(seller.accountId);
+  const buyerFee = inst.baseFee(lots, buyer === m ? buyerRates.maker : buyerRates.taker);
+  const sellerFee = inst.quoteFee(q, paid, seller === m ? sellerRates.maker : sellerRates.taker);
+  core.ledger.settleSpotFees(inst.baseAsset, inst.quoteAsset, qty, paid, buyer.accountId, buyerRelease, seller.accountId, qty, buyerFee, sellerFee);
   buyer.locked -= buyerRelease;
   seller.locked -= qty;
-  if (r.buyerFee !== 0n) buyer.fee += r.buyerFee;
-  if (r.sellerFee !== 0n) seller.fee += r.sellerFee;
+  if (buyerFee !== 0n) buyer.fee += buyerFee;
+  if (sellerFee !== 0n) seller.fee += sellerFee;
   core.touch(buyer.accountId, inst.baseAsset);
   core.touch(buyer.accountId, inst.quoteAsset);
   core.touch(seller.accountId, inst.baseAsset);
@@ -207,8 +213,8 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
   m.addFill(lots, price, now);
   if (t.quoteBudget !== Infinity) t.quoteBudget -= price * lots;
   core.publicTradeQuiet(inst, price, lots, buyerIsTaker);
-  ownFill(core, t, now, price, lots, buyerIsTaker ? r.buyerFee : r.sellerFee, false);
-  ownFill(core, m, now, price, lots, buyerIsTaker ? r.sellerFee : r.buyerFee, true);
+  ownFill(core, t, now, price, lots, buyerIsTaker ? buyerFee : sellerFee, false);
+  ownFill(core, m, now, price, lots, buyerIsTaker ? sellerFee : buyerFee, true);
   if (m.leaves === 0) {
     m.status = 'FILLED';
     releaseRest(core, m);

@@ -4,6 +4,6 @@ export { venueError, invalidParam, insufficient } from './errors.ts';
 export * from './types.ts';
 export { BalanceBook, type BalanceBookData, type BalanceBookOptions } from './balances.ts';
 export { Ledger, ledgerIdStarts, type LedgerData } from './ledger.ts';
-export { feeOn, parseFeeRates, settleSpotFill, settleSpotQuote, type FeeRateAmounts } from './spot.ts';
+export { feeOn, parseFeeRates, settleSpotFill, settleSpotQuote, settleSpotWithFees, type FeeRateAmounts } from './spot.ts';
 export { resolveTransfer, transfer, transferPending } from './transfers.ts';
 export { WithdrawalDesk, WITHDRAWAL_PATHS } from './withdrawals.ts';

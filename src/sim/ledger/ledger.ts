@@ -3,7 +3,7 @@ import { SequenceIds } from '../../core/ids.ts';
 import type { Amount } from './amount.ts';
 import { BalanceBook, type BalanceBookData } from './balances.ts';
 import { invalidParam } from './errors.ts';
-import { parseFeeRates, settleSpotFill, settleSpotQuote, type FeeRateAmounts } from './spot.ts';
+import { parseFeeRates, settleSpotFill, settleSpotQuote, settleSpotWithFees, type FeeRateAmounts } from './spot.ts';
 import { transfer, transferPending } from './transfers.ts';
 import type {
   AccountId,
@@ -78,6 +78,11 @@ export class Ledger extends BalanceBook {
   /** Settles a spot fill whose exact quote amount the caller has (see settleSpotQuote); returns both fees. */
   settleSpotQuote(base: string, quote: string, qty: Amount, quoteQty: Amount, buyerId: AccountId, buyerMaker: boolean, buyerRelease: Amount, sellerId: AccountId, sellerMaker: boolean, sellerRelease: Amount): SpotFillResult {
     return settleSpotQuote(this, base, quote, qty, quoteQty, buyerId, buyerMaker, buyerRelease, sellerId, sellerMaker, sellerRelease, this.feesOf);
+  }
+
+  /** Settles a spot fill with fees the caller computed at the accounts' rates (see settleSpotWithFees). */
+  settleSpotFees(base: string, quote: string, qty: Amount, quoteQty: Amount, buyerId: AccountId, buyerRelease: Amount, sellerId: AccountId, sellerRelease: Amount, buyerFee: Amount, sellerFee: Amount): void {
+    settleSpotWithFees(this, base, quote, qty, quoteQty, buyerId, buyerRelease, sellerId, sellerRelease, buyerFee, sellerFee);
   }
 
   private readonly feesOf = (id: AccountId): FeeRateAmounts => this.spotFees.get(id) ?? this.defaultSpotFees;

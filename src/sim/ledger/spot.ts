@@ -65,9 +65,23 @@ export function settleSpotQuote(
   const sellerRate = sellerMaker ? sellerRates.maker : sellerRates.taker;
   const buyerFee = buyerRate === 0n ? 0n : feeOn(qty, buyerRate);
   const sellerFee = sellerRate === 0n ? 0n : feeOn(quoteQty, sellerRate);
+  settleSpotWithFees(book, base, quote, qty, quoteQty, buyerId, buyerRelease, sellerId, sellerRelease, buyerFee, sellerFee);
+  return { quoteQty, buyerFee, sellerFee };
+}
+
+/**
+ * Settles one spot fill whose fees the caller computed at the accounts' rates (rounded up, as feeOn):
+ * the engine's path, which takes fees from per-instrument tables. Throws -1131 having changed nothing.
+ */
+export function settleSpotWithFees(
+  book: BalanceBook, base: string, quote: string, qty: Amount, quoteQty: Amount,
+  buyerId: string, buyerRelease: Amount, sellerId: string, sellerRelease: Amount, buyerFee: Amount, sellerFee: Amount,
+): void {
+  if (buyerRelease < quoteQty) throw insufficient({ side: 'buyer', accountId: buyerId, release: buyerRelease.toString(), pays: quoteQty.toString() });
+  if (sellerRelease < qty) throw insufficient({ side: 'seller', accountId: sellerId, release: sellerRelease.toString(), pays: qty.toString() });
   if (buyerId !== sellerId && base !== quote) {
     book.spotFillStep(buyerId, sellerId, base, quote, qty, quoteQty, buyerRelease, sellerRelease, buyerFee, sellerFee);
-    return { quoteQty, buyerFee, sellerFee };
+    return;
   }
   const legs: Posting[] = [
     { accountId: buyerId, asset: quote, locked: -buyerRelease, free: buyerRelease - quoteQty, flow: 'TRADE' },
@@ -85,5 +99,4 @@ export function settleSpotQuote(
     pools.push({ pool: 'fees', asset: quote, delta: sellerFee });
   }
   book.post(legs, pools);
-  return { quoteQty, buyerFee, sellerFee };
 }

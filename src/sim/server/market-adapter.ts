@@ -14,6 +14,8 @@ export function changeRatio(open: string, close: string): string {
 /** Returns the market source of `venue`. */
 export function engineMarketSource(venue: SimVenue, c: VenueConfig): MarketSource {
   const contracts = new Set(c.instruments.contracts.map((k) => k.symbol));
+  // In config order, spot then contracts: stable across restarts of the same config.
+  const bookIds = new Map([...c.instruments.spot, ...c.instruments.contracts].map((x, i) => [x.symbol, i + 1]));
   return {
     hasSymbol: (s) => venue.instrument(s) !== undefined,
     isContract: (s) => contracts.has(s),
@@ -21,7 +23,7 @@ export function engineMarketSource(venue: SimVenue, c: VenueConfig): MarketSourc
       const d = venue.depth(s, limit);
       return { bids: d.bids, asks: d.asks };
     },
-    version: () => `${venue.core.log.lastSeq()}_1`,
+    bookId: (s) => bookIds.get(s) ?? 0,
     recentTrades: (s, limit) => {
       const inst = venue.instrument(s);
       if (!inst) return [];

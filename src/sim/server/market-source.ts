@@ -16,8 +16,8 @@ export interface MarketSource {
   isContract(symbol: string): boolean;
   /** Returns the best `limit` levels of each side, best first. */
   depth(symbol: string, limit: number): { bids: WsLevel[]; asks: WsLevel[] };
-  /** Returns a version text for the symbol's book that grows with every change. */
-  version(symbol: string): string;
+  /** Returns the symbol's fixed number on the venue (from 1), the second part of its book versions. */
+  bookId(symbol: string): number;
   /** Returns the last `limit` public trades, oldest first. */
   recentTrades(symbol: string, limit: number): { id: string; time: number; price: string; qty: string; isBuyerMaker: boolean }[];
   /** Returns the kline of `interval` that holds `now`, or undefined before any trade. */

@@ -1,4 +1,4 @@
-/** The market WebSocket at /openapi/quote/ws/v1 (venue-notes.md §3): sub/cancel, snapshots flagged f, pushes on the clock's cadences. */
+/** The market WebSocket at /openapi/quote/ws/v1 (venue-notes.md §3): sub/cancel, snapshots flagged f, pushes on the clock's cadences, versioned books. */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, type WebSocketServer } from 'ws';
@@ -31,6 +31,14 @@ interface Sub {
   readonly params: Record<string, unknown>;
   readonly id: string | undefined;
   readonly limit: number;
+  /** A diffDepth frame the reorder fault holds back, and the diff tick it was held on. */
+  held?: { readonly frame: string; readonly tick: number };
+}
+
+/** Levels changed since the symbol's last diff, by price. */
+interface PendingDiff {
+  readonly b: Map<string, string>;
+  readonly a: Map<string, string>;
 }
 
 interface Conn {
@@ -39,13 +47,27 @@ interface Conn {
   readonly subs: Map<string, Sub>;
 }
 
-/** Market stream connections and their subscriptions, fed by a MarketSource. */
+/**
+ * Market stream connections and their subscriptions, fed by a MarketSource.
+ *
+ * Book versions read `<n>_<id>` like the venue's "112801745_18": `n` counts the diffs cut from the
+ * symbol's book (each diffDepth element is the previous one's n + 1 for that symbol, whoever
+ * receives it), and `id` is the symbol's fixed number on the venue (MarketSource.bookId). A depth,
+ * mergedDepth or diffDepth snapshot carries the version of the last diff cut, and holds exactly the
+ * book at that version: pending changes are cut into a diff just before a snapshot is taken.
+ * Versions start at 0 with the server and advance only while some market connection is open.
+ */
 export class MarketStreams {
   private readonly conns = new Set<Conn>();
   /** Subscriptions by `topic|symbol`. */
   private readonly subs = new Map<string, Set<Sub>>();
   private readonly dirty = new Set<string>();
-  private readonly diffs = new Map<string, { b: Map<string, string>; a: Map<string, string> }>();
+  private readonly diffs = new Map<string, PendingDiff>();
+  /** The number of diffs cut per symbol: the first part of its book version. */
+  private readonly versions = new Map<string, number>();
+  /** Subscriptions holding a reordered diff. */
+  private readonly holding = new Set<Sub>();
+  private diffTick = 0;
   private readonly timers: TimerHandle[] = [];
   private unsubscribe: (() => void) | undefined;
 
@@ -75,7 +97,9 @@ export class MarketStreams {
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
     this.dirty.clear();
+    // Uncut changes are inside any later snapshot; the versions go on from where they were.
     this.diffs.clear();
+    this.holding.clear();
   }
 
   /** Completes a WebSocket upgrade and starts serving the connection. */
@@ -112,7 +136,7 @@ export class MarketStreams {
     });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
-      for (const s of conn.subs.values()) this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
+      for (const s of conn.subs.values()) this.forget(s);
       conn.subs.clear();
       this.conns.delete(conn);
       if (this.conns.size === 0) this.stopTimers();
@@ -138,7 +162,7 @@ export class MarketStreams {
     if (event !== 'sub' && event !== 'cancel' && event !== 'cancel_all') return this.error(conn, '-10002', 'Invalid event!');
     const id = typeof m['id'] === 'string' || typeof m['id'] === 'number' ? String(m['id']) : undefined;
     if (event === 'cancel_all') {
-      for (const s of conn.subs.values()) this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
+      for (const s of conn.subs.values()) this.forget(s);
       conn.subs.clear();
       if (id !== undefined) this.send(conn, JSON.stringify({ id, event, code: '0', desc: 'Success' }));
       return;
@@ -161,15 +185,17 @@ export class MarketStreams {
     for (const symbol of symbols) {
       const key = `${topic}|${symbol}`;
       const old = conn.subs.get(key);
-      if (old) this.subs.get(key)?.delete(old);
+      if (old) this.forget(old);
       conn.subs.delete(key);
       if (event === 'cancel') continue;
       const sub: Sub = { conn, symbol, topic, params, id, limit: limitOf(topic, params['limit']) };
+      // Taken before the subscription joins, so a diff cut for the snapshot goes only to those already there.
+      const first = this.snapshot(sub);
       conn.subs.set(key, sub);
       let set = this.subs.get(key);
       if (!set) this.subs.set(key, (set = new Set()));
       set.add(sub);
-      this.push(sub, this.snapshot(sub), true);
+      this.push(sub, first, true);
     }
     if (event === 'cancel' && id !== undefined) this.send(conn, JSON.stringify({ id, event, topic, code: '0', desc: 'Success' }));
   }
@@ -182,6 +208,7 @@ export class MarketStreams {
       case 'depth':
       case 'mergedDepth':
       case 'diffDepth':
+        this.cut(s.symbol, now);
         return [this.depthEl(s.symbol, s.topic === 'diffDepth' ? 1000 : s.limit, now)];
       case 'realtimes':
         return [this.realtimeEl(s.symbol, now)];
@@ -212,11 +239,10 @@ export class MarketStreams {
       }
       case 'book': {
         this.dirty.add(ev.symbol);
-        if (this.subs.get(`diffDepth|${ev.symbol}`)?.size) {
-          let d = this.diffs.get(ev.symbol);
-          if (!d) this.diffs.set(ev.symbol, (d = { b: new Map(), a: new Map() }));
-          (ev.side === 'BID' ? d.b : d.a).set(ev.price, ev.qty);
-        }
+        // Kept for every symbol, listened to or not, so that versions count the same diffs for everyone.
+        let d = this.diffs.get(ev.symbol);
+        if (!d) this.diffs.set(ev.symbol, (d = { b: new Map(), a: new Map() }));
+        (ev.side === 'BID' ? d.b : d.a).set(ev.price, ev.qty);
         return;
       }
       default: {
@@ -231,6 +257,7 @@ export class MarketStreams {
     for (const symbol of [...this.dirty]) {
       if (this.src.isContract(symbol) !== contract) continue;
       const set = this.subs.get(`${topic}|${symbol}`);
+      if (set && set.size > 0) this.cut(symbol, now);
       if (set) for (const s of set) this.push(s, [this.depthEl(symbol, s.limit, now)], false);
       if (topic === 'depth') {
         const bt = this.subs.get(`bookTicker|${symbol}`);
@@ -243,11 +270,56 @@ export class MarketStreams {
 
   private flushDiffs(): void {
     const now = this.clock.now();
-    for (const [symbol, d] of this.diffs) {
-      const el = { e: 0, t: now, s: symbol, v: this.src.version(symbol), b: [...d.b] as WsLevel[], a: [...d.a] as WsLevel[] };
-      this.fanout('diffDepth', symbol, () => [el]);
+    this.diffTick += 1;
+    for (const symbol of [...this.diffs.keys()]) this.cut(symbol, now);
+    // A held diff with no next one to swap with goes out alone, one cadence late.
+    for (const s of [...this.holding]) if (s.held !== undefined && s.held.tick < this.diffTick) this.release(s);
+  }
+
+  /** Cuts the symbol's pending changes into the next diff of its book and pushes it to diffDepth subscribers. */
+  private cut(symbol: string, now: number): void {
+    const d = this.diffs.get(symbol);
+    if (d === undefined) return;
+    this.diffs.delete(symbol);
+    const n = (this.versions.get(symbol) ?? 0) + 1;
+    this.versions.set(symbol, n);
+    const set = this.subs.get(`diffDepth|${symbol}`);
+    if (!set || set.size === 0) return;
+    const el = { e: 0, t: now, s: symbol, v: this.version(symbol), b: [...d.b] as WsLevel[], a: [...d.a] as WsLevel[] };
+    for (const s of set) this.pushDiff(s, el);
+  }
+
+  /** Pushes one diff to one subscriber through the drop and reorder faults. */
+  private pushDiff(s: Sub, el: Record<string, unknown>): void {
+    if (this.faults.fires('marketDiffDrop')) return;
+    const frame = this.frame(s, [el], false);
+    if (s.held === undefined && this.faults.fires('marketDiffReorder')) {
+      s.held = { frame, tick: this.diffTick };
+      this.holding.add(s);
+      return;
     }
-    this.diffs.clear();
+    this.send(s.conn, frame);
+    this.release(s);
+  }
+
+  private release(s: Sub): void {
+    const h = s.held;
+    if (h === undefined) return;
+    s.held = undefined;
+    this.holding.delete(s);
+    this.send(s.conn, h.frame);
+  }
+
+  /** Removes a subscription; a diff it held is inside the snapshot any later subscription starts from. */
+  private forget(s: Sub): void {
+    this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
+    s.held = undefined;
+    this.holding.delete(s);
+  }
+
+  /** Returns the symbol's book version: diffs cut so far, then the symbol's number on the venue. */
+  private version(symbol: string): string {
+    return `${this.versions.get(symbol) ?? 0}_${this.src.bookId(symbol)}`;
   }
 
   private pushIndex(): void {
@@ -266,7 +338,7 @@ export class MarketStreams {
 
   private depthEl(symbol: string, limit: number, now: number): Record<string, unknown> {
     const d = this.src.depth(symbol, limit);
-    return { s: symbol, t: now, v: this.src.version(symbol), b: d.bids, a: d.asks };
+    return { s: symbol, t: now, v: this.version(symbol), b: d.bids, a: d.asks };
   }
 
   private realtimeEl(symbol: string, now: number): Record<string, unknown> {
@@ -289,10 +361,14 @@ export class MarketStreams {
   }
 
   private push(s: Sub, data: unknown[], first: boolean): void {
+    this.send(s.conn, this.frame(s, data, first));
+  }
+
+  private frame(s: Sub, data: unknown[], first: boolean): string {
     const env: Record<string, unknown> = { symbol: s.symbol, symbolName: s.symbol, topic: s.topic.startsWith('kline_') ? 'kline' : s.topic, params: s.params, data, f: first };
     if (s.id !== undefined) env['id'] = s.id;
     if (s.topic.startsWith('kline_')) env['topic'] = s.topic;
-    this.send(s.conn, JSON.stringify(env));
+    return JSON.stringify(env);
   }
 
   private send(c: Conn, frame: string): void {

@@ -2,6 +2,9 @@
 
 const LOW = 1e15;
 const LOW_DIGITS = 15;
+/** '000' … '999': the last three digits of an id, so making an id is one concatenation (no padding per id). */
+const LAST3: string[] = [];
+for (let i = 0; i < 1000; i++) LAST3.push(String(i).padStart(3, '0'));
 
 /**
  * Strictly increasing decimal-string ids from a 64-bit start. The id of the n-th take is
@@ -15,6 +18,9 @@ export class IdSequence {
   private readonly lo0: number;
   /** How many ids were taken. */
   count = 0;
+  /** The id text without its last three digits for the block of 1000 ids being handed out. */
+  private blockText = '';
+  private block = -1;
 
   constructor(start: bigint) {
     if (start < 0n) throw new RangeError('ids start at 0 or above');
@@ -27,8 +33,14 @@ export class IdSequence {
   /** Returns the id of offset `n`. */
   idAt(n: number): string {
     const lo = this.lo0 + n;
-    if (lo < LOW) return this.hiText === '' ? String(lo) : this.hiText + String(lo).padStart(LOW_DIGITS, '0');
-    return (this.start + BigInt(n)).toString();
+    if (lo >= LOW) return (this.start + BigInt(n)).toString();
+    if (this.hiText === '') return String(lo);
+    const block = Math.floor(lo / 1000);
+    if (block !== this.block) {
+      this.block = block;
+      this.blockText = this.hiText + String(block).padStart(LOW_DIGITS - 3, '0');
+    }
+    return this.blockText + LAST3[lo - block * 1000]!;
   }
 
   /** Returns the next id. */
@@ -54,7 +66,7 @@ export class IdSequence {
       const n = lo - this.lo0;
       return n >= 0 && n < this.count ? n : -1;
     }
-    if (id.length === 0 || id.length > 20) return -1;
+    if (id.length === 0 || id.length > 20 || (id.length > 1 && id.charCodeAt(0) === 48)) return -1;
     for (let i = 0; i < id.length; i++) {
       const c = id.charCodeAt(i);
       if (c < 48 || c > 57) return -1;

@@ -40,11 +40,11 @@ interface SpotPlan {
 export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderParams): SpotPlan {
   const inst = core.instruments.get(p.symbol);
   if (!inst || inst.kind !== 'spot') throw invalidParam('symbol', 'unknown spot symbol');
-  const side = typeof p.side === 'string' ? p.side.toUpperCase() : '';
+  const side = upper(p.side);
   if (side !== 'BUY' && side !== 'SELL') throw reject(-1117, [], { side: p.side });
-  const type = typeof p.type === 'string' ? p.type.toUpperCase() : '';
+  const type = upper(p.type);
   if (type !== 'LIMIT' && type !== 'MARKET' && type !== 'LIMIT_MAKER') throw reject(-1116, [], { type: p.type });
-  const tifIn = p.timeInForce === undefined || p.timeInForce === '' ? 'GTC' : p.timeInForce.toUpperCase();
+  const tifIn = p.timeInForce === undefined || p.timeInForce === '' ? 'GTC' : upper(p.timeInForce);
   if (tifIn !== 'GTC' && tifIn !== 'IOC' && tifIn !== 'FOK') throw reject(-1115, [], { timeInForce: p.timeInForce });
   const tif = tifIn;
   if (!p.quantity || isZero(p.quantity)) throw emptyParam('quantity');
@@ -88,6 +88,16 @@ export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderP
   const free = core.ledger.freeOf(accountId, lockAsset);
   if (free < lockAmount) throw reject(-1131, [], { asset: lockAsset, free: free.toString(), needed: lockAmount.toString() });
   return { inst, side, type, tif, priceTicks, lots, budget, lockAsset, lockAmount, clientOrderId };
+}
+
+/** Returns `s` in upper case ('' when not a string), without a new string when it already is (the usual case). */
+function upper(s: unknown): string {
+  if (typeof s !== 'string') return '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) return s.toUpperCase();
+  }
+  return s;
 }
 
 function isZero(s: string): boolean {

@@ -23,8 +23,8 @@ interface Conn {
 export class UserStreams {
   private readonly byUser = new Map<string, Set<Conn>>();
   private readonly byKey = new Map<string, Set<Conn>>();
-  /** A held-back frame per user when a reorder fault fired: sent right after the next one. */
-  private readonly held = new Map<string, string>();
+  /** A held-back frame per user when a reorder fault fired: sent right after the next one, or alone when its hold time ends. */
+  private readonly held = new Map<string, { readonly frame: string; readonly timer: TimerHandle }>();
   private open = 0;
   private activity: ((active: boolean) => void) | undefined;
 
@@ -80,20 +80,29 @@ export class UserStreams {
 
   /** Closes every connection (on shutdown). */
   closeAll(): void {
+    for (const h of this.held.values()) h.timer.cancel();
+    this.held.clear();
     for (const set of this.byUser.values()) for (const c of [...set]) c.ws.close(1001, 'server stopping');
   }
 
   private deliver(userId: string, frame: string): void {
-    if (this.faults.fires('userStreamReorder') && !this.held.has(userId)) {
-      this.held.set(userId, frame);
+    if (!this.held.has(userId) && this.faults.fires('userStreamReorder')) {
+      // Bounded on the clock, so the last report of a burst is late rather than lost.
+      const timer = this.clock.setTimeout(() => this.release(userId), this.faults.settings.userStreamReorderHoldMs);
+      this.held.set(userId, { frame, timer });
       return;
     }
     this.sendAll(userId, frame);
+    this.release(userId);
+  }
+
+  /** Sends the user's held frame, if any. */
+  private release(userId: string): void {
     const late = this.held.get(userId);
-    if (late !== undefined) {
-      this.held.delete(userId);
-      this.sendAll(userId, late);
-    }
+    if (late === undefined) return;
+    this.held.delete(userId);
+    late.timer.cancel();
+    this.sendAll(userId, late.frame);
   }
 
   private sendAll(userId: string, frame: string): void {

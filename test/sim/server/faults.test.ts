@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { loadSample } from '../../fixtures/samples.ts';
 import { openWs, signed, startTest, type TestVenue } from './helpers.ts';
 
 let t: TestVenue | undefined;
@@ -71,6 +72,29 @@ describe('fault injection, switched on through the loopback admin route', () => 
     const dropped = await request(`${t.url}/admin/faults/drop`, { method: 'POST' });
     expect(await dropped.body.json()).toEqual({ dropped: 1 });
     expect(await s.closed).toBe(1006);
+  });
+
+  it('sends a held user-stream event alone when its hold time on the clock ends and no next event came', async () => {
+    t = await startTest();
+    const key = (await signed(t.url, 'POST', '/openapi/v1/userDataStream', {})).json.listenKey as string;
+    const s = await openWs(`${t.ws}/openapi/ws/${key}`);
+    await setFaults(t, { userStreamReorder: { count: 1 }, userStreamReorderHoldMs: 500 });
+    // The engine always follows a report with an account event; a lone last event is pushed as the engine's mapper would.
+    const report = loadSample('ws-user-execution-report.official').payload;
+    t.venue.server.userStreams.push(t.venue.server.listenKeys.userOf(key)!, report);
+    await t.clock.advance(499);
+    expect(s.frames).toEqual([]);
+    await t.clock.advance(1);
+    expect(await s.next((f) => f.e === 'executionReport')).toEqual(report);
+    expect(t.venue.server.faults.fired.userStreamReorder).toBe(1);
+    // A held event released early by the next one is not sent again when its hold time ends.
+    await setFaults(t, { userStreamReorder: { count: 1 } });
+    await signed(t.url, 'POST', '/openapi/v1/order', order('one'), { timestamp: t.clock.now() });
+    await s.next((f) => f.e === 'executionReport' && f.c === 'one');
+    await t.clock.advance(1000);
+    s.ws.send(JSON.stringify({ ping: 7 }));
+    await s.next((f) => f.pong === 7);
+    expect(s.frames.slice(1).map((f) => f.c ?? f.e ?? 'pong')).toEqual(['outboundAccountInfo', 'one', 'pong']);
   });
 
   it('refuses bad fault settings with {code,msg}', async () => {

@@ -1,16 +1,18 @@
-// market-maker: quotes one bid and one ask around the mid of a spot book, skewed against its inventory so it leans back toward its target holding.
+// market-maker: quotes one bid and one ask around the others' mid of a spot book, skewed against its inventory so it leans back toward its target holding.
 import { z } from 'zod';
 import { Decimal } from '../src/core/fixed.ts';
 import type { DepthSnapshotEvent } from '../src/model/index.ts';
-import { defineStrategy, fromTicks, toTicks } from '../src/strategy/index.ts';
+import { defineStrategy, fromTicks } from '../src/strategy/index.ts';
+import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
+const SIDES = ['BUY', 'SELL'] as const;
 
 export default defineStrategy({
   manifest: {
     name: 'market-maker',
     apiVersion: '1.0',
-    description: 'Spot market maker: one bid and one ask around the mid, skewed by inventory.',
+    description: 'Spot market maker: one bid and one ask around the mid, skewed by inventory, within its own order budget.',
     params: z.strictObject({
       /** Base quantity of each quote. */
       quantity: decimal.default('0.001'),
@@ -22,10 +24,17 @@ export default defineStrategy({
       skewTicksPerQuantity: z.number().min(0).default(2),
       /** Largest skew, in ticks. */
       maxSkewTicks: z.number().int().min(0).default(200),
-      /** A quote is moved only when its wanted price is this many ticks away (saves order budget). */
+      /** A quote is moved only when its target moved this many ticks (or the skew moved it): saves order budget and queue place. */
       requoteTicks: z.number().int().min(1).default(3),
       /** How often the quotes are reconsidered. */
       refreshMs: z.number().int().min(50).default(500),
+      /** Post-only quotes (LIMIT_MAKER): a quote priced off a stale book is refused by the venue rather than paying the taker fee. */
+      postOnly: z.boolean().default(true),
+      /** Orders (places and replaces) the maker allows itself; keep it at most the risk gate's `orderRate` for this strategy. */
+      orderRate: z.strictObject({
+        perSecond: z.number().int().min(1).default(5),
+        perMinute: z.number().int().min(1).default(150),
+      }).default({ perSecond: 5, perMinute: 150 }),
     }),
   },
 
@@ -33,51 +42,34 @@ export default defineStrategy({
     const p = ctx.params;
     const symbol = ctx.symbols[0]!;
     const inst = ctx.instrument(symbol);
+    const budget = new OrderBudget(p.orderRate.perSecond, p.orderRate.perMinute);
     let book: DepthSnapshotEvent | undefined;
-    // Our live quote on each side: its clientOrderId and price in ticks.
-    const quotes: Record<'BUY' | 'SELL', { id: string; ticks: number } | undefined> = { BUY: undefined, SELL: undefined };
-
-    /** Returns the skew in ticks: positive when long of the target, so both quotes move down. */
-    const skewTicks = (): number => {
-      const b = ctx.portfolio.balance(inst.baseAsset, 'spot');
-      const excess = new Decimal(b.free).plus(b.locked).minus(p.targetInventory).div(p.quantity);
-      // A signal, not an amount: a float is fine here and never reaches an order.
-      const skew = Math.round(excess.toNumber() * p.skewTicksPerQuantity);
-      return Math.max(-p.maxSkewTicks, Math.min(p.maxSkewTicks, skew));
-    };
-
-    /** Returns the best price of a side in ticks, leaving out our own quote (else the maker would chase itself). */
-    const best = (levels: readonly (readonly [string, string])[], own: { ticks: number } | undefined): number | undefined => {
-      for (const [price, qty] of levels) {
-        const ticks = toTicks(inst, price);
-        if (own !== undefined && ticks === own.ticks && new Decimal(qty).lte(p.quantity)) continue;
-        return ticks;
-      }
-      return undefined;
-    };
+    const quotes: Record<'BUY' | 'SELL', Quote | undefined> = { BUY: undefined, SELL: undefined };
 
     const requote = (): void => {
       if (book === undefined) return;
-      const bid = best(book.bids, quotes.BUY);
-      const ask = best(book.asks, quotes.SELL);
-      if (bid === undefined && ask === undefined) return;
-      // A one-sided book (our own stale quote can keep another maker's post-only orders out): price off the side there is.
-      const bestBid = bid ?? ask! - p.spreadTicks;
-      const bestAsk = ask ?? bid! + p.spreadTicks;
-      const mid2 = bestBid + bestAsk; // twice the mid, to stay in whole ticks
-      const skew = skewTicks();
-      const half = Math.floor(p.spreadTicks / 2);
-      // Never cross the book: a maker quote rests at most one tick inside the other side.
-      const want = {
-        BUY: Math.min(Math.floor(mid2 / 2) - half - skew, bestAsk - 1),
-        SELL: Math.max(Math.ceil(mid2 / 2) + half - skew, bestBid + 1),
-      };
-      for (const side of ['BUY', 'SELL'] as const) {
+      const open = ctx.portfolio.openOrders(symbol);
+      // A quote the account no longer lists as working is over (filled, cancelled or refused), whatever report we missed.
+      for (const side of SIDES) if (quotes[side] !== undefined && !open.some((o) => o.clientOrderId === quotes[side]!.id)) quotes[side] = undefined;
+      const own = ownByTicks(inst, open);
+      const b = ctx.portfolio.balance(inst.baseAsset, 'spot');
+      const skew = skewTicks(new Decimal(b.free).plus(b.locked).toFixed(), p.targetInventory, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
+      const want = targets(othersBest(inst, book.bids, own), othersBest(inst, book.asks, own), p.spreadTicks, skew);
+      if (want === undefined) return;
+      // The side furthest from its target goes first when the budget has room for one only.
+      const due = SIDES.filter((s) => needsQuote(quotes[s], want[s], skew, p.requoteTicks))
+        .sort((x, y) => distance(quotes[y], want[y]) - distance(quotes[x], want[x]));
+      let room = budget.room(ctx.clock.now());
+      for (const side of due) {
+        if (room <= 0) return;
         const q = quotes[side];
-        if (q !== undefined && Math.abs(q.ticks - want[side]) < p.requoteTicks) continue;
-        const req = { symbol, side, type: 'LIMIT' as const, timeInForce: 'GTC' as const, price: fromTicks(inst, want[side]), quantity: p.quantity };
+        const req = p.postOnly
+          ? { symbol, side, type: 'LIMIT_MAKER' as const, price: fromTicks(inst, want[side]), quantity: p.quantity }
+          : { symbol, side, type: 'LIMIT' as const, timeInForce: 'GTC' as const, price: fromTicks(inst, want[side]), quantity: p.quantity };
+        budget.take(ctx.clock.now());
+        room -= 1;
         const id = q === undefined ? ctx.orders.place(req) : ctx.orders.replace(q.id, req);
-        quotes[side] = { id, ticks: want[side] };
+        quotes[side] = { id, ticks: want[side], skew };
       }
     };
 
@@ -89,18 +81,21 @@ export default defineStrategy({
         book = ev;
       },
       onOrder(ev) {
-        for (const side of ['BUY', 'SELL'] as const) {
-          const q = quotes[side];
-          if (q?.id !== ev.clientOrderId) continue;
+        for (const side of SIDES) {
+          if (quotes[side]?.id !== ev.clientOrderId) continue;
           if (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED') quotes[side] = undefined;
-          if (ev.status === 'FILLED') ctx.log.info({ side, price: ev.price, qty: ev.executedQty }, 'quote filled');
+        }
+        if (new Decimal(ev.lastQty).gt(0)) {
+          ctx.log.info({ side: ev.side, price: ev.lastPrice, qty: ev.lastQty, status: ev.status }, 'quote filled');
         }
       },
       // Nothing was sent: forget the quote; a refused replace leaves the old order resting, so cancel it.
       onDenied(n) {
         const id = n.intent.kind === 'replace' ? n.intent.order.clientOrderId : 'clientOrderId' in n.intent ? n.intent.clientOrderId : undefined;
-        for (const side of ['BUY', 'SELL'] as const) if (quotes[side]?.id === id) quotes[side] = undefined;
+        for (const side of SIDES) if (quotes[side]?.id === id) quotes[side] = undefined;
         if (n.intent.kind === 'replace') ctx.orders.cancel(symbol, n.intent.replaces);
+        // The gate counts differently than we do (another instance, a restart): wait a full window before trying again.
+        if (n.code === 'ORDER_RATE') budget.pause(ctx.clock.now() + 1_000);
       },
       stop() {
         ctx.orders.cancelAll(symbol);
@@ -108,3 +103,8 @@ export default defineStrategy({
     };
   },
 });
+
+/** Returns how far a quote is from its target, in ticks (a missing quote is furthest). */
+function distance(q: Quote | undefined, want: number): number {
+  return q === undefined ? Number.MAX_SAFE_INTEGER : Math.abs(q.ticks - want);
+}

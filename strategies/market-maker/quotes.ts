@@ -1,0 +1,118 @@
+/** The market maker's pure parts: the book without its own orders, quote targets, when a quote is worth moving, and its own order-rate budget. */
+import { Decimal } from '../../src/core/fixed.ts';
+import type { Instrument } from '../../src/model/index.ts';
+import { toTicks, type OpenOrderView } from '../../src/strategy/index.ts';
+
+/** A book side as the depth events carry it: [price, quantity] strings, best first. */
+export type Levels = readonly (readonly [string, string])[];
+
+/** Returns our own resting quantity per price (in ticks): what the book shows of us and must be left out. */
+export function ownByTicks(inst: Instrument, open: readonly OpenOrderView[]): Map<number, Decimal> {
+  const own = new Map<number, Decimal>();
+  for (const o of open) {
+    if (o.symbol !== inst.symbol) continue;
+    const ticks = toTicks(inst, o.price);
+    own.set(ticks, (own.get(ticks) ?? new Decimal(0)).plus(o.origQty).minus(o.executedQty));
+  }
+  return own;
+}
+
+/** Returns the best price (in ticks) of a side once our own quantity is taken out of each level, or undefined when only we are there. */
+export function othersBest(inst: Instrument, levels: Levels, own: ReadonlyMap<number, Decimal>): number | undefined {
+  for (const [price, qty] of levels) {
+    const ticks = toTicks(inst, price);
+    const mine = own.get(ticks);
+    if (mine !== undefined && new Decimal(qty).lte(mine)) continue;
+    return ticks;
+  }
+  return undefined;
+}
+
+/** Where the two quotes should rest, in ticks. */
+export interface Targets {
+  readonly BUY: number;
+  readonly SELL: number;
+}
+
+/**
+ * Returns the bid and ask targets: `spreadTicks` apart around the others' mid, both moved down by
+ * `skew` ticks (up when negative), and never crossing the others' best (a maker rests at most one
+ * tick inside the other side). A one-sided book is priced off the side there is; an empty one gives
+ * undefined.
+ */
+export function targets(bid: number | undefined, ask: number | undefined, spreadTicks: number, skew: number): Targets | undefined {
+  if (bid === undefined && ask === undefined) return undefined;
+  const bestBid = bid ?? ask! - spreadTicks;
+  const bestAsk = ask ?? bid! + spreadTicks;
+  const mid2 = bestBid + bestAsk; // twice the mid, to stay in whole ticks
+  const half = Math.floor(spreadTicks / 2);
+  return {
+    BUY: Math.max(1, Math.min(Math.floor(mid2 / 2) - half - skew, bestAsk - 1)),
+    SELL: Math.max(Math.ceil(mid2 / 2) + half - skew, bestBid + 1),
+  };
+}
+
+/**
+ * Returns the inventory skew in ticks: `perQuantity` ticks for each `quantity` held above the target
+ * (positive: both quotes move down), capped at ±`max`.
+ */
+export function skewTicks(held: string, target: string, quantity: string, perQuantity: number, max: number): number {
+  const excess = new Decimal(held).minus(target).div(quantity);
+  // A signal, not an amount: a float is fine here and never reaches an order.
+  const skew = Math.round(excess.toNumber() * perQuantity);
+  return Math.max(-max, Math.min(max, skew)) || 0;
+}
+
+/** A quote we have sent: its clientOrderId, its price in ticks and the skew it was priced with. */
+export interface Quote {
+  readonly id: string;
+  readonly ticks: number;
+  readonly skew: number;
+}
+
+/**
+ * Returns true when a quote should be (re)sent: there is none, its target moved by `requoteTicks`
+ * or more, or the inventory skew changed and so did the target. Smaller moves of the market leave
+ * it resting, which keeps its place in the queue and the order budget.
+ */
+export function needsQuote(q: Quote | undefined, want: number, skew: number, requoteTicks: number): boolean {
+  if (q === undefined) return true;
+  if (Math.abs(q.ticks - want) >= requoteTicks) return true;
+  return q.skew !== skew && q.ticks !== want;
+}
+
+/**
+ * The strategy's own count of the orders it sent in the last second and minute, kept under the
+ * limits it is given (at most the risk gate's order rate), so it waits for room instead of being
+ * denied. Cancels are free; a place or a replace takes one.
+ */
+export class OrderBudget {
+  private readonly times: number[] = [];
+  private pausedUntil = 0;
+
+  constructor(private readonly perSecond: number, private readonly perMinute: number) {}
+
+  /** Returns how many orders may be sent at `now`. */
+  room(now: number): number {
+    if (now < this.pausedUntil) return 0;
+    while (this.times.length > 0 && this.times[0]! <= now - 60_000) this.times.shift();
+    const inSecond = this.times.length - this.firstAfter(now - 1_000);
+    return Math.max(0, Math.min(this.perSecond - inSecond, this.perMinute - this.times.length));
+  }
+
+  /** Records one order sent at `now`. */
+  take(now: number): void {
+    this.times.push(now);
+  }
+
+  /** Sends nothing until `until` (after the gate refused for rate all the same). */
+  pause(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+
+  private firstAfter(t: number): number {
+    let i = this.times.length;
+    while (i > 0 && this.times[i - 1]! > t) i--;
+    return i;
+  }
+}

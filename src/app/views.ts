@@ -43,18 +43,19 @@ export function statusLines(src: ViewSources, strategies: readonly StrategyStatu
   const v = src.portfolio.view();
   return strategies.map((s) => {
     const symbols = symbolsOf(s.id);
-    const positions: { symbol: string; qty: string }[] = [];
+    const positions: { symbol: string; qty: string; unit: string }[] = [];
     for (const symbol of symbols) {
-      const inv = v.inventory.find((i) => i.symbol === symbol);
-      if (inv !== undefined) positions.push({ symbol, qty: inv.qty });
-      let net = new Decimal(0);
-      let any = false;
-      for (const p of v.positions) {
-        if (p.symbol !== symbol) continue;
-        any = true;
-        net = p.side === 'LONG' ? net.plus(p.qty) : net.minus(p.qty);
+      const inst = src.instruments.get(symbol);
+      if (inst === undefined) continue;
+      if (inst.kind === 'spot') {
+        positions.push({ symbol, qty: v.inventory.find((i) => i.symbol === symbol)?.qty ?? '0', unit: inst.baseAsset });
+        continue;
       }
-      if (any) positions.push({ symbol, qty: net.toFixed() });
+      let net = new Decimal(0);
+      for (const p of v.positions) {
+        if (p.symbol === symbol) net = p.side === 'LONG' ? net.plus(p.qty) : net.minus(p.qty);
+      }
+      positions.push({ symbol, qty: net.toFixed(), unit: 'contracts' });
     }
     const { realized, unrealized } = pnlOf(src, symbols);
     const pnl: Record<string, string> = {};

@@ -38,6 +38,8 @@ export interface StrategyHostOptions {
   readonly runTag: string;
   /** Cancel a failed strategy's open orders (default true). */
   readonly cancelOnFailure?: boolean;
+  /** A denial is logged at most once per code in this many ms of the clock; the ones between are counted into the next line (default 5000). */
+  readonly denialLogEveryMs?: number;
 }
 
 /** The life of one strategy. */
@@ -67,6 +69,8 @@ class Instance {
   readonly offs: Unsubscribe[] = [];
   readonly timers = new Set<TimerHandle>();
   readonly stop$ = new Subject<void>();
+  /** Per denial code: when it was last logged and how many were not logged since. */
+  readonly denials = new Map<string, { at: number; unlogged: number }>();
 
   constructor(readonly spec: StrategySpec, readonly log: Logger) {}
 
@@ -147,7 +151,7 @@ export class StrategyHost {
       instrument,
       submit: this.o.submit,
       denied: (n: DenialNotice) => {
-        inst.log.warn({ clientOrderId: 'clientOrderId' in n.intent ? n.intent.clientOrderId : undefined }, `denied ${n.text}`);
+        this.logDenial(inst, n);
         if (inst.state === 'running') void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
       running: () => inst.running,
@@ -174,6 +178,29 @@ export class StrategyHost {
         return handle;
       },
     };
+  }
+
+  /** Logs a denial unless its code was logged less than `denialLogEveryMs` ago: a strategy that keeps hitting a limit gives one line per interval, with a count. */
+  private logDenial(inst: Instance, n: DenialNotice): void {
+    const now = this.o.clock.now();
+    const last = inst.denials.get(n.code);
+    if (last !== undefined && now - last.at < (this.o.denialLogEveryMs ?? 5_000)) {
+      last.unlogged += 1;
+      return;
+    }
+    const clientOrderId = 'clientOrderId' in n.intent ? n.intent.clientOrderId : n.intent.kind === 'replace' ? n.intent.order.clientOrderId : undefined;
+    const more = last !== undefined && last.unlogged > 0 ? { notLogged: last.unlogged, sinceMs: now - last.at } : {};
+    inst.log.warn({ code: n.code, clientOrderId, ...more }, `denied ${n.text}`);
+    inst.denials.set(n.code, { at: now, unlogged: 0 });
+  }
+
+  /** Logs the count of denials not logged yet, once the strategy stops. */
+  private flushDenials(inst: Instance): void {
+    const now = this.o.clock.now();
+    for (const [code, d] of inst.denials) {
+      if (d.unlogged > 0) inst.log.warn({ code, notLogged: d.unlogged, sinceMs: now - d.at }, `denied ${code} ${d.unlogged} more times since the last line`);
+    }
+    inst.denials.clear();
   }
 
   private route(inst: Instance): void {
@@ -225,6 +252,7 @@ export class StrategyHost {
   }
 
   private detach(inst: Instance): void {
+    this.flushDenials(inst);
     for (const off of inst.offs.splice(0)) off();
     for (const t of [...inst.timers]) t.cancel();
     inst.stop$.next();

@@ -108,7 +108,9 @@ class Ladder {
 export class OrderBook {
   private readonly sides: [Ladder, Ladder] = [new Ladder(BID), new Ladder(ASK)];
   /** Levels changed since the last `drainTouched`, as [side, price] pairs flattened. */
-  private touched: number[] = [];
+  /** Entries [0, touchedN) are used; the array is reused, never shrunk, so marking a level allocates nothing. */
+  private readonly touched: number[] = [];
+  private touchedN = 0;
 
   /** Returns the best bid price in ticks, or undefined. */
   bestBid(): number | undefined {
@@ -165,7 +167,7 @@ export class OrderBook {
     lv.tail = e;
     lv.qty += e.leaves;
     lv.count += 1;
-    this.touched.push(e.bookSide, e.priceTicks);
+    this.touch(e.bookSide, e.priceTicks);
   }
 
   /** Takes `e` off the book (no-op when it is not resting). */
@@ -182,7 +184,7 @@ export class OrderBook {
     e.next = null;
     e.level = null;
     if (lv.count === 0) this.sides[e.bookSide].drop(lv);
-    this.touched.push(e.bookSide, e.priceTicks);
+    this.touch(e.bookSide, e.priceTicks);
   }
 
   /** Returns true when an order on `side` at `limit` would execute against the book at once. */
@@ -255,7 +257,7 @@ export class OrderBook {
       } else {
         maker.leaves -= take;
         lv.qty -= take;
-        this.touched.push(oppSide, price);
+        this.touch(oppSide, price);
       }
       onFill(maker, take, price);
     }
@@ -264,18 +266,31 @@ export class OrderBook {
 
   /** Forgets the changed levels without reporting them (nobody listens). */
   clearTouched(): void {
-    this.touched.length = 0;
+    this.touchedN = 0;
+  }
+
+  private touch(side: BookSide, price: number): void {
+    const t = this.touched;
+    const n = this.touchedN;
+    if (n < t.length) {
+      t[n] = side;
+      t[n + 1] = price;
+    } else {
+      t.push(side, price);
+    }
+    this.touchedN = n + 2;
   }
 
   /** Returns the levels changed since the last call as flattened [side, price] pairs, each once, and forgets them. */
   drainTouched(): number[] {
     const t = this.touched;
-    if (t.length === 0) return t;
-    this.touched = [];
-    if (t.length === 2) return t;
+    const n = this.touchedN;
+    this.touchedN = 0;
+    if (n === 0) return [];
+    if (n === 2) return [t[0]!, t[1]!];
     const seen = new Set<number>();
     const out: number[] = [];
-    for (let i = 0; i < t.length; i += 2) {
+    for (let i = 0; i < n; i += 2) {
       // Prices are safe integers ≥ 0; the side goes in the sign to make one numeric key.
       const key = t[i] === BID ? t[i + 1]! : -t[i + 1]! - 1;
       if (seen.has(key)) continue;

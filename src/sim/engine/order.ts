@@ -45,8 +45,8 @@ export class SimOrder implements BookEntry {
 
   /** Lots ordered; for a spot MARKET BUY, 0 (it is bounded by `quoteBudget`). */
   origLots: number;
-  /** A spot MARKET BUY's quote amount in qunits (Infinity otherwise). */
-  quoteBudget = Infinity;
+  /** A spot MARKET BUY's quote amount left in qunits; −1 for other orders (a small integer, so no boxed Infinity per order). */
+  private budget = -1;
   executedLots = 0;
   /** Cumulative quote (price × lots) in qunits while it is a safe integer (see cumQuoteUnits). */
   cumQuote = 0;
@@ -124,6 +124,15 @@ export class SimOrder implements BookEntry {
   private extra(): OrderExtra {
     if (this.x === null) this.x = new OrderExtra();
     return this.x;
+  }
+
+  /** Returns a spot MARKET BUY's quote amount left in qunits (Infinity for other orders). */
+  get quoteBudget(): number {
+    return this.budget < 0 ? Infinity : this.budget;
+  }
+
+  set quoteBudget(v: number) {
+    this.budget = v === Infinity ? -1 : v;
   }
 
   /** Returns the time of the last change. */

@@ -5,7 +5,7 @@ import type { Level } from '../../../src/model/market.ts';
 import { compareVersions, LocalBook } from '../../../src/venue/local-book.ts';
 import { MarketWsClient } from '../../../src/venue/market-ws.ts';
 import { loadSample } from '../../fixtures/samples.ts';
-import { limit, Recorder, startVenueOnClock, until, type Venue } from './helpers.ts';
+import { limit, Recorder, setFaults, startVenueOnClock, until, type Venue } from './helpers.ts';
 
 let v: Venue | undefined;
 let client: MarketWsClient | undefined;
@@ -67,7 +67,43 @@ describe('local book against the simulated venue', () => {
     expect(rec.of('depthUpdate').length).toBe(book.stats().applied);
   });
 
-  it('on a gap inside the stream, resyncs from REST depth and stays equal to the venue as diffs follow', async () => {
+  it('when the venue swaps two diffs (marketDiffReorder), sees the late one, resyncs from REST depth and stays equal to the venue', async () => {
+    v = await startVenueOnClock();
+    const venue = v;
+    const rec = new Recorder();
+    client = new MarketWsClient({
+      wsUrl: venue.ws, clock: venue.clock, sink: rec.sink, resync: 'rest',
+      restDepth: (symbol) => venue.maker.depth({ symbol, limit: 100 }),
+    });
+    await limit(venue.maker, 'ETHBTC', 'SELL', '1', '0.05');
+    await limit(venue.maker, 'ETHBTC', 'BUY', '1', '0.04');
+    const book = client.watchBook('ETHBTC');
+    client.start();
+    await matchesVenue(venue, client, 'ETHBTC');
+
+    await setFaults(venue, { marketDiffReorder: { count: 1 } });
+    await limit(venue.maker, 'ETHBTC', 'BUY', '2', '0.041');
+    const fired = venue.venue.server.faults.fired;
+    await until(venue.clock, 'the diff held by the venue', () => fired.marketDiffReorder === 1);
+    expect(book.stats().applied).toBe(0);
+    // The next diff goes out first and the held one after it.
+    await limit(venue.maker, 'ETHBTC', 'SELL', '3', '0.055');
+    await until(venue.clock, 'the gap', () => book.stats().gaps === 1);
+    const after = await matchesVenue(venue, client, 'ETHBTC');
+    expect(after.bids).toEqual([['0.041', '2'], ['0.04', '1']]);
+    expect(after.asks).toEqual([['0.05', '1'], ['0.055', '3']]);
+    expect(client.stats().resyncs).toBe(1);
+    expect(book.stats().snapshots).toBe(2);
+
+    await limit(venue.taker, 'ETHBTC', 'BUY', '1', '0.05');
+    const last = await matchesVenue(venue, client, 'ETHBTC');
+    expect(last.asks).toEqual([['0.055', '3']]);
+    expect(book.stats().gaps).toBe(1);
+  });
+
+  // Fails until LocalBook calls a diff that is not its version + 1 a gap (src/venue/local-book.ts applies
+  // any newer version): with the venue's contiguous versions the drop is visible, but the client does not look.
+  it.fails('when the venue loses a diff (marketDiffDrop), sees the hole in the versions, resyncs from REST depth and stays equal to the venue', async () => {
     v = await startVenueOnClock();
     const venue = v;
     const rec = new Recorder();
@@ -82,17 +118,26 @@ describe('local book against the simulated venue', () => {
     await matchesVenue(venue, client, 'ETHBTC');
     await limit(venue.maker, 'ETHBTC', 'BUY', '2', '0.041');
     await until(venue.clock, 'a diff', () => book.stats().applied === 1);
-    // A diff older than the one just applied: something between was lost.
-    book.applyDiff({ version: '1_1', time: venue.clock.now(), bids: [['0.041', '9']], asks: [] }, venue.clock.now());
-    expect(book.stats().gaps).toBe(1);
+    const before = book.version!;
+
+    await setFaults(venue, { marketDiffDrop: { count: 1 } });
     await limit(venue.maker, 'ETHBTC', 'SELL', '3', '0.055');
+    const fired = venue.venue.server.faults.fired;
+    await until(venue.clock, 'the diff dropped by the venue', () => fired.marketDiffDrop === 1);
+    expect(book.version).toBe(before);
+    // The next diff is two versions on: the book must see the hole, not apply it over a missing level.
+    await limit(venue.maker, 'ETHBTC', 'BUY', '1', '0.042');
+    await until(venue.clock, 'the gap', () => book.stats().gaps === 1);
     const after = await matchesVenue(venue, client, 'ETHBTC');
-    expect(after.bids[0]).toEqual(['0.041', '2']);
+    expect(after.asks).toEqual([['0.05', '1'], ['0.055', '3']]);
+    expect(after.bids[0]).toEqual(['0.042', '1']);
     expect(client.stats().resyncs).toBe(1);
     expect(book.stats().snapshots).toBe(2);
+
     await limit(venue.taker, 'ETHBTC', 'BUY', '1', '0.05');
     const last = await matchesVenue(venue, client, 'ETHBTC');
     expect(last.asks).toEqual([['0.055', '3']]);
+    expect(book.stats().gaps).toBe(1);
   });
 });
 

@@ -55,7 +55,8 @@ interface Conn {
  * receives it), and `id` is the symbol's fixed number on the venue (MarketSource.bookId). A depth,
  * mergedDepth or diffDepth snapshot carries the version of the last diff cut, and holds exactly the
  * book at that version: pending changes are cut into a diff just before a snapshot is taken.
- * Versions start at 0 with the server and advance only while some market connection is open.
+ * Versions start at 0 with the server. While no market connection is open nothing is followed, so
+ * the first use of a symbol's version after such a pause skips one: a version never names two books.
  */
 export class MarketStreams {
   private readonly conns = new Set<Conn>();
@@ -63,8 +64,10 @@ export class MarketStreams {
   private readonly subs = new Map<string, Set<Sub>>();
   private readonly dirty = new Set<string>();
   private readonly diffs = new Map<string, PendingDiff>();
-  /** The number of diffs cut per symbol: the first part of its book version. */
-  private readonly versions = new Map<string, number>();
+  /** The number of diffs cut per symbol (the first part of its book version), and the listening period it was last used in. */
+  private readonly versions = new Map<string, { n: number; period: number }>();
+  /** Counts the pauses with no connection open. */
+  private period = 0;
   /** Subscriptions holding a reordered diff. */
   private readonly holding = new Set<Sub>();
   private diffTick = 0;
@@ -97,8 +100,9 @@ export class MarketStreams {
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
     this.dirty.clear();
-    // Uncut changes are inside any later snapshot; the versions go on from where they were.
+    // Uncut changes are inside any later snapshot; the versions go on from where they were, past the pause.
     this.diffs.clear();
+    this.period += 1;
     this.holding.clear();
   }
 
@@ -281,8 +285,7 @@ export class MarketStreams {
     const d = this.diffs.get(symbol);
     if (d === undefined) return;
     this.diffs.delete(symbol);
-    const n = (this.versions.get(symbol) ?? 0) + 1;
-    this.versions.set(symbol, n);
+    this.counter(symbol).n += 1;
     const set = this.subs.get(`diffDepth|${symbol}`);
     if (!set || set.size === 0) return;
     const el = { e: 0, t: now, s: symbol, v: this.version(symbol), b: [...d.b] as WsLevel[], a: [...d.a] as WsLevel[] };
@@ -319,7 +322,18 @@ export class MarketStreams {
 
   /** Returns the symbol's book version: diffs cut so far, then the symbol's number on the venue. */
   private version(symbol: string): string {
-    return `${this.versions.get(symbol) ?? 0}_${this.src.bookId(symbol)}`;
+    return `${this.counter(symbol).n}_${this.src.bookId(symbol)}`;
+  }
+
+  /** Returns the symbol's diff counter, moved past any pause in listening (the book may have changed unseen). */
+  private counter(symbol: string): { n: number; period: number } {
+    let c = this.versions.get(symbol);
+    if (!c) this.versions.set(symbol, (c = { n: 0, period: 0 }));
+    if (c.period !== this.period) {
+      c.n += 1;
+      c.period = this.period;
+    }
+    return c;
   }
 
   private pushIndex(): void {

@@ -71,4 +71,22 @@ describe('market book versions', () => {
     a.ws.send(JSON.stringify({ symbol: 'ETHBTC', topic: 'diffDepth', event: 'sub' }));
     expect((await a.next((f) => f.topic === 'diffDepth' && f.f === true)).data[0]).toMatchObject({ v: '3_3', a: [['0.05', '1'], ['0.06', '4']] });
   });
+
+  it('skip one after a pause with nobody connected, so that one version never names two books', async () => {
+    t = await startTest(accounts);
+    const v = t;
+    const a = await openWs(`${v.ws}/openapi/quote/ws/v1`);
+    a.ws.send(JSON.stringify({ symbol: 'ETHBTC', topic: 'diffDepth', event: 'sub' }));
+    expect((await a.next((f) => f.topic === 'diffDepth')).data[0]).toMatchObject({ v: '0_3', a: [] });
+    a.ws.close();
+    await a.closed;
+    while (v.venue.backend.market.size > 0) await new Promise<void>((r) => setImmediate(r));
+    await sell(v, 'ETHBTC', '1', '0.05');
+    const b = await openWs(`${v.ws}/openapi/quote/ws/v1`);
+    b.ws.send(JSON.stringify({ symbol: 'ETHBTC', topic: 'diffDepth', event: 'sub' }));
+    expect((await b.next((f) => f.topic === 'diffDepth')).data[0]).toMatchObject({ v: '1_3', a: [['0.05', '1']] });
+    await sell(v, 'ETHBTC', '1', '0.06');
+    await v.clock.advance(300);
+    expect((await b.next((f) => f.topic === 'diffDepth' && f.f === false)).data[0]).toMatchObject({ v: '2_3', a: [['0.06', '1']] });
+  });
 });

@@ -30,14 +30,6 @@ function ceilDiv(n: bigint, d: bigint): bigint {
   return q * d === n ? q : q + 1n;
 }
 
-/** Fees at one rate: of one lot and of one qunit when they are whole 10^-18 units, and of small lot counts. */
-interface FeeTable {
-  readonly rate: bigint;
-  readonly lotFee: bigint | undefined;
-  readonly qunitFee: bigint | undefined;
-  readonly base: bigint[];
-}
-
 /** Outcome of checking a decimal against a filter: whole units (≥ 0), or the venue code of the failure (negative). */
 export type FilterCheck = number;
 
@@ -63,8 +55,11 @@ export class SimInstrument {
   readonly trades: PublicTrade[] = [];
   private readonly priceCache = new Map<number, string>();
   private readonly qtyTexts: string[] = [];
-  /** Fee table of the last rate asked (accounts mostly share one rate). */
-  private fees: FeeTable | undefined;
+  /** Fee table of the last rate asked (accounts mostly share one rate): see feeTable. */
+  private feeRate = -1n;
+  private feeLot = 0n;
+  private feeQunit = 0n;
+  private feeBase: bigint[] = [];
   /** Amounts of small lot counts, made once: most fills are a few lots. */
   private readonly lotAmounts: bigint[] = [];
 
@@ -131,12 +126,14 @@ export class SimInstrument {
    */
   baseFee(lots: number, rate: bigint): bigint {
     if (rate === 0n) return 0n;
-    const t = this.feeTable(rate);
-    if (t.lotFee !== undefined && lots < 4096) {
-      let f = t.base[lots];
+    if (rate !== this.feeRate) this.feeTable(rate);
+    const unit = this.feeLot;
+    if (unit !== 0n && lots < 4096) {
+      const base = this.feeBase;
+      let f = base[lots];
       if (f === undefined) {
-        for (let i = t.base.length; i <= lots; i++) t.base.push(BigInt(i) * t.lotFee);
-        f = t.base[lots]!;
+        for (let i = base.length; i <= lots; i++) base.push(BigInt(i) * unit);
+        f = base[lots]!;
       }
       return f;
     }
@@ -146,16 +143,18 @@ export class SimInstrument {
   /** Returns the fee at `rate` on a quote amount of `q` qunits whose Amount is `quote` (rounded up, as feeOn). */
   quoteFee(q: number, quote: bigint, rate: bigint): bigint {
     if (rate === 0n) return 0n;
-    const t = this.feeTable(rate);
-    if (t.qunitFee !== undefined && q <= 9007199254740991) return BigInt(q) * t.qunitFee;
+    if (rate !== this.feeRate) this.feeTable(rate);
+    if (this.feeQunit !== 0n && q <= 9007199254740991) return BigInt(q) * this.feeQunit;
     return ceilDiv(quote * rate, ONE);
   }
 
-  private feeTable(rate: bigint): FeeTable {
-    if (this.fees !== undefined && this.fees.rate === rate) return this.fees;
-    const exact = (unit: bigint): bigint | undefined => ((unit * rate) % ONE === 0n ? (unit * rate) / ONE : undefined);
-    this.fees = { rate, lotFee: exact(this.step.amount), qunitFee: exact(this.qunit.amount), base: [] };
-    return this.fees;
+  /** Makes the fee table of `rate`: one lot's and one qunit's fee when they are whole 10^-18 units (else 0: computed per fill). */
+  private feeTable(rate: bigint): void {
+    const exact = (unit: bigint): bigint => ((unit * rate) % ONE === 0n ? (unit * rate) / ONE : 0n);
+    this.feeRate = rate;
+    this.feeLot = exact(this.step.amount);
+    this.feeQunit = exact(this.qunit.amount);
+    this.feeBase = [];
   }
 
   /** Returns the quote amount of `lots` at `ticks` (ticks × lots × qunit) as an Amount, exact. */

@@ -220,24 +220,26 @@ export class BalanceBook {
 
   /** Moves `amount` from free to locked; throws -1131 when free is short. */
   lock(accountId: AccountId, asset: string, amount: Amount): void {
-    this.shift(accountId, asset, -amount);
+    this.shift(accountId, asset, amount, false);
   }
 
   /** Moves `amount` from locked back to free; throws -1131 when locked is short. */
   unlock(accountId: AccountId, asset: string, amount: Amount): void {
-    this.shift(accountId, asset, amount);
+    this.shift(accountId, asset, amount, true);
   }
 
-  /** Moves `toFree` from locked to free (negative: free to locked) without a flow; the lean path of lock and unlock. */
-  private shift(accountId: AccountId, asset: string, toFree: Amount): void {
+  /** Moves `amount` between free and locked (to free when `toFree`) without a flow; the lean path of lock and unlock. */
+  private shift(accountId: AccountId, asset: string, amount: Amount, toFree: boolean): void {
     if (!this.accountsById.has(accountId)) throw venueError(-1171, [], { accountId });
     const b = this.peek(accountId, asset);
-    const free = (b ? b.free : 0n) + toFree;
-    const locked = (b ? b.locked : 0n) - toFree;
+    const free0 = b ? b.free : 0n;
+    const locked0 = b ? b.locked : 0n;
+    const free = toFree ? free0 + amount : free0 - amount;
+    const locked = toFree ? locked0 - amount : locked0 + amount;
     if (free < 0n || locked < 0n) {
-      throw insufficient({ accountId, asset, free: (b?.free ?? 0n).toString(), locked: (b?.locked ?? 0n).toString(), freeAfter: free.toString(), lockedAfter: locked.toString() });
+      throw insufficient({ accountId, asset, free: free0.toString(), locked: locked0.toString(), freeAfter: free.toString(), lockedAfter: locked.toString() });
     }
-    if (toFree === 0n) return;
+    if (amount === 0n) return;
     const m = b ?? this.mutableBalance(accountId, asset);
     m.free = free;
     m.locked = locked;

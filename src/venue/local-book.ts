@@ -47,6 +47,11 @@ export interface LocalBookOptions {
   readonly maxBuffered?: number;
   /** Publish a depthSnapshot of the whole book after every applied diff too, for conflating readers (default false). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * Whether each diff's version must be the previous one plus one (true by default, as the simulated venue numbers them);
+   * set false for a venue whose versions only increase, where a lost diff then shows only as a crossed book or a late diff.
+   */
+  readonly contiguousVersions?: boolean;
   readonly log?: Logger;
 }
 
@@ -79,6 +84,14 @@ export function compareVersions(a: string, b: string): -1 | 0 | 1 {
     return x < y ? -1 : 1;
   }
   return 0;
+}
+
+/** Returns true when `next` is the version right after `prev`: first part one more, the other parts equal. */
+export function follows(next: string, prev: string): boolean {
+  const [n, ...nr] = next.split('_');
+  const [p, ...pr] = prev.split('_');
+  if (nr.join('_') !== pr.join('_') || !/^\d+$/.test(n ?? '') || !/^\d+$/.test(p ?? '')) return false;
+  return BigInt(n!) === BigInt(p!) + 1n;
 }
 
 /** A book for one symbol; read it with bids()/asks(), or follow its depthSnapshot/depthUpdate events. */
@@ -182,6 +195,11 @@ export class LocalBook {
           return;
         }
         this.counts.stale += 1;
+        return;
+      }
+      if (this.o.contiguousVersions !== false && !follows(d.version, this.ver)) {
+        // Diffs of one book are numbered one by one: a diff further on means one was lost.
+        this.gap(`diff ${d.version} does not follow ${this.ver}`);
         return;
       }
     }

@@ -138,7 +138,12 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
   let traded = false;
   if (plan.type !== 'LIMIT_MAKER' && (!fok || inst.book.fillable(req) >= (plan.budget !== Infinity ? Infinity : plan.lots))) {
     const fills = core.tradeIds.count;
-    inst.book.match(req, h.fill, h.self);
+    h.busy = true;
+    try {
+      inst.book.match(req, h.fill, h.self);
+    } finally {
+      h.busy = false;
+    }
     traded = fills !== core.tradeIds.count;
   }
   const rests = plan.type !== 'MARKET' && (plan.tif === 'GTC' || plan.type === 'LIMIT_MAKER');
@@ -169,6 +174,8 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
 
 interface Handlers {
   taker: SimOrder | undefined;
+  /** True while a placement uses these callbacks. */
+  busy: boolean;
   req: MatchRequest;
   fill: (maker: BookEntry, lots: number, price: number) => void;
   self: (maker: BookEntry) => void;
@@ -176,17 +183,22 @@ interface Handlers {
 
 const handlers = new WeakMap<EngineCore, Handlers>();
 
-/** Returns the match callbacks of `core` pointed at `taker`: made once per engine, not per order. */
+/**
+ * Returns the match callbacks of `core` pointed at `taker`: made once per engine, not per order. A
+ * listener may place an order while another is matching (events are published synchronously); such a
+ * nested placement gets callbacks of its own, so the outer one's taker and request stay intact.
+ */
 function spotHandlers(core: EngineCore, taker: SimOrder): Handlers {
   let h = handlers.get(core);
-  if (!h) {
+  if (!h || h.busy) {
     const made: Handlers = {
       taker: undefined,
+      busy: false,
       req: { side: BID, limit: 0, maxLots: 0, maxQuote: Infinity, owner: 0 },
       fill: (maker, lots, price) => settleSpot(core, made.taker!, maker as SimOrder, lots, price),
       self: (maker) => expire(core, maker as SimOrder),
     };
-    handlers.set(core, made);
+    if (!h) handlers.set(core, made);
     h = made;
   }
   h.taker = taker;

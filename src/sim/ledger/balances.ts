@@ -253,14 +253,17 @@ export class BalanceBook {
    * `quoteQty` less `sellerFee`; fees go to the fee pool. Throws -1131 or -1171 having changed nothing.
    */
   spotFillStep(buyer: AccountId, seller: AccountId, base: string, quote: string, qty: Amount, quoteQty: Amount, buyerRelease: Amount, sellerRelease: Amount, buyerFee: Amount, sellerFee: Amount): void {
-    if (!this.accountsById.has(buyer)) throw venueError(-1171, [], { accountId: buyer });
-    if (!this.accountsById.has(seller)) throw venueError(-1171, [], { accountId: seller });
-    const bq = this.peek(buyer, quote);
-    const sb = this.peek(seller, base);
+    // An account with a balance map exists; only without one is the account itself looked up.
+    const bm = this.balancesByAccount.get(buyer);
+    const sm = this.balancesByAccount.get(seller);
+    if (!bm && !this.accountsById.has(buyer)) throw venueError(-1171, [], { accountId: buyer });
+    if (!sm && !this.accountsById.has(seller)) throw venueError(-1171, [], { accountId: seller });
+    const bq = bm?.get(quote);
+    const sb = sm?.get(base);
     if (!bq || bq.locked < buyerRelease) throw insufficient({ accountId: buyer, asset: quote, locked: (bq?.locked ?? 0n).toString(), release: buyerRelease.toString() });
     if (!sb || sb.locked < sellerRelease) throw insufficient({ accountId: seller, asset: base, locked: (sb?.locked ?? 0n).toString(), release: sellerRelease.toString() });
-    const bb = this.mutableBalance(buyer, base);
-    const sq = this.mutableBalance(seller, quote);
+    const bb = bm!.get(base) ?? this.mutableBalance(buyer, base);
+    const sq = sm!.get(quote) ?? this.mutableBalance(seller, quote);
     const time = this.clock.now();
     // Each bigint operation allocates: skip the ones that add nothing (a release equal to the payment, no fee).
     bq.locked -= buyerRelease;

@@ -30,6 +30,8 @@ export default defineStrategy({
       refreshMs: z.number().int().min(50).default(500),
       /** Post-only quotes (LIMIT_MAKER): a quote priced off a stale book is refused by the venue rather than paying the taker fee. */
       postOnly: z.boolean().default(true),
+      /** How long a quote we moved or lost may still show in the book we read (depth pushes lag): it is left out of the others' prices that long. */
+      bookLagMs: z.number().int().min(0).default(1_000),
       /** Orders (places and replaces) the maker allows itself; keep it at most the risk gate's `orderRate` for this strategy. */
       orderRate: z.strictObject({
         perSecond: z.number().int().min(1).default(5),
@@ -45,13 +47,23 @@ export default defineStrategy({
     const budget = new OrderBudget(p.orderRate.perSecond, p.orderRate.perMinute);
     let book: DepthSnapshotEvent | undefined;
     const quotes: Record<'BUY' | 'SELL', Quote | undefined> = { BUY: undefined, SELL: undefined };
+    // Quotes we replaced or lost, until the book can no longer show them: read as others' orders, they would pull the mid back to them.
+    let ghosts: { ticks: number; until: number }[] = [];
+    const forget = (side: 'BUY' | 'SELL'): void => {
+      const q = quotes[side];
+      if (q !== undefined) ghosts.push({ ticks: q.ticks, until: ctx.clock.now() + p.bookLagMs });
+      quotes[side] = undefined;
+    };
 
     const requote = (): void => {
       if (book === undefined) return;
       const open = ctx.portfolio.openOrders(symbol);
       // A quote the account no longer lists as working is over (filled, cancelled or refused), whatever report we missed.
-      for (const side of SIDES) if (quotes[side] !== undefined && !open.some((o) => o.clientOrderId === quotes[side]!.id)) quotes[side] = undefined;
+      for (const side of SIDES) if (quotes[side] !== undefined && !open.some((o) => o.clientOrderId === quotes[side]!.id)) forget(side);
+      const now = ctx.clock.now();
+      ghosts = ghosts.filter((g) => g.until > now);
       const own = ownByTicks(inst, open);
+      for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? new Decimal(0)).plus(p.quantity));
       const b = ctx.portfolio.balance(inst.baseAsset, 'spot');
       const skew = skewTicks(new Decimal(b.free).plus(b.locked).toFixed(), p.targetInventory, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
       const want = targets(othersBest(inst, book.bids, own), othersBest(inst, book.asks, own), p.spreadTicks, skew);
@@ -68,6 +80,7 @@ export default defineStrategy({
           : { symbol, side, type: 'LIMIT' as const, timeInForce: 'GTC' as const, price: fromTicks(inst, want[side]), quantity: p.quantity };
         budget.take(ctx.clock.now());
         room -= 1;
+        if (q !== undefined) ghosts.push({ ticks: q.ticks, until: ctx.clock.now() + p.bookLagMs });
         const id = q === undefined ? ctx.orders.place(req) : ctx.orders.replace(q.id, req);
         quotes[side] = { id, ticks: want[side], skew };
       }
@@ -83,7 +96,7 @@ export default defineStrategy({
       onOrder(ev) {
         for (const side of SIDES) {
           if (quotes[side]?.id !== ev.clientOrderId) continue;
-          if (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED') quotes[side] = undefined;
+          if (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED') forget(side);
         }
         if (new Decimal(ev.lastQty).gt(0)) {
           ctx.log.info({ side: ev.side, price: ev.lastPrice, qty: ev.lastQty, status: ev.status }, 'quote filled');
@@ -92,7 +105,7 @@ export default defineStrategy({
       // Nothing was sent: forget the quote; a refused replace leaves the old order resting, so cancel it.
       onDenied(n) {
         const id = n.intent.kind === 'replace' ? n.intent.order.clientOrderId : 'clientOrderId' in n.intent ? n.intent.clientOrderId : undefined;
-        for (const side of SIDES) if (quotes[side]?.id === id) quotes[side] = undefined;
+        for (const side of SIDES) if (quotes[side]?.id === id) quotes[side] = undefined; // never sent, so never in the book
         if (n.intent.kind === 'replace') ctx.orders.cancel(symbol, n.intent.replaces);
         // The gate counts differently than we do (another instance, a restart): wait a full window before trying again.
         if (n.code === 'ORDER_RATE') budget.pause(ctx.clock.now() + 1_000);

@@ -111,7 +111,8 @@ export function planContractOrder(desk: ContractDesk, accountId: string, p: Cont
   } else if (orderType === 'LIMIT') {
     priceTicks = resolvePrice(inst, p.side, priceType, p.overPrice);
   }
-  const leverage = p.leverage ?? '';
+  // A close sent without leverage carries its position's, as real servers answer it (views and `v`).
+  const leverage = p.leverage ?? (close ? positionLeverage(desk, accountId, inst, p.side) : '');
   const qty = BigInt(lots) * inst.step.amount;
   if (!close) {
     try {
@@ -137,6 +138,12 @@ export function planContractOrder(desk: ContractDesk, accountId: string, p: Cont
     }
   }
   return { inst, side: p.side, orderType, priceType, tif, lots, priceTicks, leverage, triggerTicks, clientOrderId: p.clientOrderId, margin };
+}
+
+/** Returns the leverage of the position a close order of `side` closes, as text ("" when there is none yet). */
+function positionLeverage(desk: ContractDesk, accountId: string, inst: SimInstrument, side: string): string {
+  const pos = desk.positions.get(accountId, inst.symbol, positionSideOf(side));
+  return pos ? fmtAmount(pos.leverage) : '';
 }
 
 function zeroOrNeg(s: string): boolean {
@@ -373,6 +380,7 @@ export function runStops(desk: ContractDesk, inst: SimInstrument): void {
       if (due.isClose) {
         const pos = desk.positions.get(due.accountId, inst.symbol, positionSideOf(due.side));
         if (!pos || pos.available < qty) throw reject(-1156);
+        if (due.leverage === '') due.leverage = fmtAmount(pos.leverage);
       } else {
         margin = desk.positions.orderMargin(inst.symbol, qty, BigInt(due.priceTicks) * inst.tick.amount, toAmount(due.leverage, 'leverage')).total;
         if (desk.core.ledger.balance(due.accountId, inst.contract!.marginToken).free < margin) throw reject(-1131);

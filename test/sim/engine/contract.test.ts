@@ -109,6 +109,33 @@ describe('contract orders', () => {
     expect(venue.cancelContractOrder(c, { orderId: stop2.orderId }).status).toBe('CANCELED');
   });
 
+  it('a close sent without leverage answers with its position\'s leverage, also for a STOP close with no position yet', () => {
+    const { venue, a, b, c } = setup();
+    const noLeverage = (side: string, qty: string, price: string, extra: Record<string, string> = {}) => {
+      const { leverage: _, ...rest } = order(side, qty, price, extra);
+      return rest;
+    };
+    venue.newContractOrder(a, order('SELL_OPEN', '100', '10000', { leverage: '5' }));
+    venue.newContractOrder(b, order('BUY_OPEN', '100', '10000', { leverage: '4' }));
+    const close = venue.newContractOrder(b, noLeverage('SELL_CLOSE', '30', '11000'));
+    expect(close.leverage).toBe('4');
+    expect(venue.openContractOrders(b)[0]).toMatchObject({ orderId: close.orderId, leverage: '4' });
+    // The user stream's contractExecutionReport reads `v` from the engine's order.
+    expect(venue.core.orders.get(close.orderId)!.leverage).toBe('4');
+    const filled = venue.newContractOrder(a, noLeverage('BUY_CLOSE', '30', '11000'));
+    expect(filled).toMatchObject({ status: 'FILLED', leverage: '5' });
+    const sent = venue.newContractOrder(b, order('SELL_CLOSE', '10', '12000', { leverage: '7' }));
+    expect(sent.leverage).toBe('7');
+    // c holds nothing when its STOP close is placed; the position's leverage is known when it triggers.
+    const stop = venue.newContractOrder(c, noLeverage('SELL_CLOSE', '2', '9000', { orderType: 'STOP', triggerPrice: '9500' }));
+    expect(stop.leverage).toBe('');
+    venue.newContractOrder(a, order('SELL_OPEN', '2', '9600', { leverage: '5' }));
+    venue.newContractOrder(c, order('BUY_OPEN', '2', '9600', { leverage: '3' }));
+    venue.newContractOrder(a, order('BUY_OPEN', '3', '9500', { leverage: '5' }));
+    venue.newContractOrder(b, noLeverage('SELL_CLOSE', '1', '9500'));
+    expect(venue.getContractOrder(c, { orderId: stop.orderId })).toMatchObject({ leverage: '3', status: 'FILLED' });
+  });
+
   it('refuses bad contract orders with the venue\'s codes and changes nothing', () => {
     const { venue, a } = setup();
     const before = venue.snapshot();

@@ -4,6 +4,7 @@ import { VenueError } from '../../core/errors.ts';
 import { Rng } from '../../core/random.ts';
 import { ContractAgents } from './contract-agents.ts';
 import { ReferencePrice } from './reference.ts';
+import { agentUser, cancelOpenOrders, runSalt, runTag } from './takeover.ts';
 import type { AgentsConfig } from '../engine/config.ts';
 import type { SimInstrument } from '../engine/instruments.ts';
 import { decimalUnits } from '../engine/units.ts';
@@ -19,6 +20,9 @@ interface Quoted {
  * The agents of one venue. The liquidity provider and the noise taker are ordinary users of the
  * ledger, funded by deposits at start, so every coin they trade is accounted for. Order sizes and
  * prices are integer lots and ticks turned into venue strings, so the engine sees what a client sends.
+ * On a restored venue (SimVenue.fromState) they take over the users an earlier run saved, by name,
+ * without funding them again: their references start at the last trade, their clientOrderIds carry a
+ * tag of this run, and `start` cancels the quotes the earlier run left resting.
  */
 export class MarketAgents {
   private readonly rng: Rng;
@@ -29,18 +33,25 @@ export class MarketAgents {
   readonly contracts: ContractAgents | undefined;
   readonly makerAccount: string;
   readonly takerAccount: string;
+  /** Run tag carried by every clientOrderId, so ids never repeat an earlier run's. */
+  readonly tag: string;
+  /** True when the spot agents took over users saved by an earlier run. */
+  readonly tookOver: boolean;
   private n = 0;
 
   constructor(private readonly venue: SimVenue, private readonly cfg: AgentsConfig, seed: number) {
-    this.rng = new Rng(seed ^ 0x5eed);
-    const maker = venue.createUser('agent-maker');
-    const taker = venue.createUser('agent-taker');
+    const maker = agentUser(venue, 'agent-maker');
+    const taker = agentUser(venue, 'agent-taker');
+    this.tookOver = maker.found || taker.found;
+    const restored = this.tookOver || venue.findUser('agent-contract-maker') !== undefined || venue.findUser('agent-contract-taker') !== undefined;
+    this.rng = new Rng(seed ^ 0x5eed ^ (restored ? runSalt(venue) : 0));
+    this.tag = runTag(venue, seed);
     for (const [asset, amount] of Object.entries(cfg.funds)) {
-      venue.deposit(maker, asset, amount);
-      venue.deposit(taker, asset, amount);
+      if (!maker.found) venue.deposit(maker.userId, asset, amount);
+      if (!taker.found) venue.deposit(taker.userId, asset, amount);
     }
-    this.makerAccount = venue.accountOf(maker, 1);
-    this.takerAccount = venue.accountOf(taker, 1);
+    this.makerAccount = venue.accountOf(maker.userId, 1);
+    this.takerAccount = venue.accountOf(taker.userId, 1);
     const symbols = cfg.symbols ?? venue.instrumentsOf('spot').map((i) => i.symbol);
     for (const symbol of symbols) {
       const inst = venue.instrument(symbol);
@@ -49,14 +60,20 @@ export class MarketAgents {
       if (ref === undefined) throw new Error(`agents: no referencePrice for ${symbol}`);
       const ticks = decimalUnits(ref, inst.tick);
       if (ticks <= 0) throw new Error(`agents: referencePrice of ${symbol} must be a positive multiple of ${inst.tick.text}`);
-      this.quoted.push({ inst, ref: new ReferencePrice(this.rng, ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), orders: [] });
+      // A taken-over market goes on from where it traded last, not from the configured start.
+      const start = (this.tookOver ? inst.klines.lastPrice() : undefined) ?? ticks;
+      this.quoted.push({ inst, ref: new ReferencePrice(this.rng, start, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), orders: [] });
     }
-    this.contracts = cfg.contractFunds ? new ContractAgents(venue, cfg, this.rng) : undefined;
+    this.contracts = cfg.contractFunds ? new ContractAgents(venue, cfg, this.rng, this.tag) : undefined;
   }
 
-  /** Starts quoting and taking on the venue's clock. */
+  /** Starts quoting and taking on the venue's clock (first cancelling what taken-over users left resting). */
   start(): void {
     if (this.quoteTimer) return;
+    if (this.tookOver) {
+      cancelOpenOrders(this.venue, this.makerAccount);
+      cancelOpenOrders(this.venue, this.takerAccount);
+    }
     for (const q of this.quoted) this.requote(q);
     this.quoteTimer = this.venue.clock.setInterval(() => this.quoted.forEach((q) => this.requote(q)), this.cfg.quoteEveryMs ?? 1000);
     if (this.quoted.length > 0) this.scheduleTake();
@@ -87,7 +104,7 @@ export class MarketAgents {
         if (ticks < q.inst.minPrice) continue;
         const r = this.quietly(() =>
           this.venue.newSpotOrder(this.makerAccount, {
-            symbol: q.inst.symbol, side, type: 'LIMIT_MAKER', quantity: q.inst.qtyText(size), price: q.inst.priceText(ticks), newClientOrderId: `lp${++this.n}`,
+            symbol: q.inst.symbol, side, type: 'LIMIT_MAKER', quantity: q.inst.qtyText(size), price: q.inst.priceText(ticks), newClientOrderId: `lp.${this.tag}.${++this.n}`,
           }),
         );
         if (r && r.status === 'NEW') q.orders.push(r.orderId);
@@ -108,7 +125,7 @@ export class MarketAgents {
         const ticks = side === 'BUY' ? ref + 10 : Math.max(q.inst.minPrice, ref - 10);
         this.quietly(() =>
           this.venue.newSpotOrder(this.takerAccount, {
-            symbol: q.inst.symbol, side, type: 'LIMIT', timeInForce: 'IOC', quantity: q.inst.qtyText(lots), price: q.inst.priceText(ticks), newClientOrderId: `nt${++this.n}`,
+            symbol: q.inst.symbol, side, type: 'LIMIT', timeInForce: 'IOC', quantity: q.inst.qtyText(lots), price: q.inst.priceText(ticks), newClientOrderId: `nt.${this.tag}.${++this.n}`,
           }),
         );
         this.scheduleTake();

@@ -8,6 +8,7 @@ import { decimalUnits } from '../engine/units.ts';
 import type { SimVenue } from '../engine/venue.ts';
 import { toAmount } from '../ledger/amount.ts';
 import { ReferencePrice } from './reference.ts';
+import { agentUser, cancelOpenOrders } from './takeover.ts';
 
 interface Quoted {
   inst: SimInstrument;
@@ -20,6 +21,8 @@ interface Quoted {
  * its first contract); every quote beat steps it, sets it as the venue's index (so marks, EDP, funding
  * and liquidations follow it), then the provider replaces its LIMIT_MAKER quotes around it. The provider
  * and the taker close what they hold before opening the other way, so their margin stays bounded.
+ * Users saved by an earlier run are taken over like the spot agents' (MarketAgents): not funded again,
+ * references from the venue's index, old orders cancelled at start.
  */
 export class ContractAgents {
   private beatTimer: TimerHandle | undefined;
@@ -28,20 +31,25 @@ export class ContractAgents {
   private readonly refs = new Map<string, { ref: ReferencePrice; inst: SimInstrument }>();
   readonly makerAccount: string;
   readonly takerAccount: string;
+  /** True when these agents took over users saved by an earlier run. */
+  readonly tookOver: boolean;
   private n = 0;
 
-  constructor(private readonly venue: SimVenue, private readonly cfg: AgentsConfig, private readonly rng: Rng) {
+  /** `tag` goes into every clientOrderId so that ids never repeat an earlier run's (MarketAgents passes its run tag). */
+  constructor(private readonly venue: SimVenue, private readonly cfg: AgentsConfig, private readonly rng: Rng, private readonly tag = '') {
     const funds = cfg.contractFunds ?? {};
-    const maker = venue.createUser('agent-contract-maker');
-    const taker = venue.createUser('agent-contract-taker');
-    for (const userId of [maker, taker]) {
+    const maker = agentUser(venue, 'agent-contract-maker');
+    const taker = agentUser(venue, 'agent-contract-taker');
+    this.tookOver = maker.found || taker.found;
+    for (const { userId, found } of [maker, taker]) {
+      if (found) continue;
       for (const [asset, amount] of Object.entries(funds)) {
         venue.deposit(userId, asset, amount);
         venue.transfer({ userId, accountIndex: 0 }, { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 3, toAccountIndex: 0, tokenId: asset, amount: toAmount(amount, `contractFunds.${asset}`) });
       }
     }
-    this.makerAccount = venue.accountOf(maker, 3);
-    this.takerAccount = venue.accountOf(taker, 3);
+    this.makerAccount = venue.accountOf(maker.userId, 3);
+    this.takerAccount = venue.accountOf(taker.userId, 3);
     const symbols = cfg.contracts ?? venue.instrumentsOf('contract').map((i) => i.symbol);
     for (const symbol of symbols) {
       const inst = venue.instrument(symbol);
@@ -52,7 +60,9 @@ export class ContractAgents {
         if (start === undefined) throw new Error(`agents: no referencePrice for index ${index} (or ${symbol})`);
         const ticks = decimalUnits(start, inst.tick);
         if (ticks <= 0) throw new Error(`agents: referencePrice of ${index} must be a positive multiple of ${inst.tick.text}`);
-        this.refs.set(index, { ref: new ReferencePrice(rng, ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), inst });
+        const saved = this.tookOver ? venue.indexPrices(index).index[index] : undefined;
+        const savedTicks = saved === undefined ? -1 : decimalUnits(saved, inst.tick);
+        this.refs.set(index, { ref: new ReferencePrice(rng, savedTicks > 0 ? savedTicks : ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), inst });
       }
       this.quoted.push({ inst, index, orders: [] });
     }
@@ -61,6 +71,10 @@ export class ContractAgents {
   /** Starts the index beat, quoting and taking on the venue's clock. */
   start(): void {
     if (this.beatTimer || this.quoted.length === 0) return;
+    if (this.tookOver) {
+      cancelOpenOrders(this.venue, this.makerAccount);
+      cancelOpenOrders(this.venue, this.takerAccount);
+    }
     this.beat();
     this.beatTimer = this.venue.clock.setInterval(() => this.beat(), this.cfg.quoteEveryMs ?? 1000);
     this.scheduleTake();
@@ -102,7 +116,7 @@ export class ContractAgents {
         const side = buy ? (close ? 'BUY_CLOSE' : 'BUY_OPEN') : close ? 'SELL_CLOSE' : 'SELL_OPEN';
         const r = this.quietly(() => this.venue.newContractOrder(this.makerAccount, {
           symbol: q.inst.symbol, side, quantity: q.inst.qtyText(size), price: q.inst.priceText(ticks), timeInForce: 'LIMIT_MAKER',
-          leverage: this.cfg.leverage ?? '10', clientOrderId: `clp${++this.n}`,
+          leverage: this.cfg.leverage ?? '10', clientOrderId: `clp.${this.tag}.${++this.n}`,
         }));
         if (r && r.status === 'NEW') q.orders.push(r.orderId);
       }
@@ -123,7 +137,7 @@ export class ContractAgents {
       const ticks = buy ? ref + 10 : Math.max(q.inst.minPrice, ref - 10);
       this.quietly(() => this.venue.newContractOrder(this.takerAccount, {
         symbol: q.inst.symbol, side, quantity: q.inst.qtyText(lots), price: q.inst.priceText(ticks), timeInForce: 'IOC',
-        leverage: this.cfg.leverage ?? '10', clientOrderId: `cnt${++this.n}`,
+        leverage: this.cfg.leverage ?? '10', clientOrderId: `cnt.${this.tag}.${++this.n}`,
       }));
       this.scheduleTake();
     }, wait);

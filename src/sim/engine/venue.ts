@@ -118,6 +118,11 @@ export class SimVenue {
     return userId;
   }
 
+  /** Returns the user id of the user named `name`, or undefined when there is none (a restored venue keeps the saved names). */
+  findUser(name: string): UserId | undefined {
+    return this.users.get(name);
+  }
+
   /** Returns the user id of a configured user by name. */
   user(name: string): UserId {
     const u = this.users.get(name);

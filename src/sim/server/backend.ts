@@ -18,9 +18,6 @@ import type { Backend } from './server.ts';
 import type { Faults } from './faults.ts';
 import { UserEventMapper } from './user-events.ts';
 
-/** The users the engine's market agents create for themselves. */
-const AGENT_USERS = ['agent-maker', 'agent-taker', 'agent-contract-maker', 'agent-contract-taker'];
-
 /** Returns how many sub-accounts an account needs: its highest sub-account index. */
 function subAccountsOf(a: VenueConfig['accounts'][number]): number {
   return a.subAccounts.reduce((m, s) => Math.max(m, s.index), 0);
@@ -83,13 +80,8 @@ export class EngineBackend implements Backend {
       ...accountRoutes(this.venue, c),
       ...contractRoutes(this.venue),
     ];
-    if (this.restored && AGENT_USERS.some((u) => this.hasUser(u))) {
-      // The engine's agents create their own users and cannot take over saved ones: books stay as saved, with no agents moving them.
-      this.log.warn({ stateFile: c.server.stateFile }, 'restored venue: market agents are not restarted (their accounts are in the saved state)');
-      this.agents = { stop: () => undefined };
-    } else {
-      this.agents = startAgents(this.venue, c, seed);
-    }
+    // On a restored venue the agents take over their saved users and cancel the quotes those left resting.
+    this.agents = startAgents(this.venue, c, seed);
     if (this.stateFile) this.saver = clock.setInterval(() => this.saveQuietly(), c.server.stateEveryMs);
     this.log.info({ stateFile: c.server.stateFile, restored: this.restored }, 'venue engine ready');
   }

@@ -1,11 +1,9 @@
 /** The run config (`bhtrade run CONFIG`): one zod schema that is also the type, `${ENV}` interpolation for secrets, and errors naming the bad key's path. */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { riskConfigSchema } from '../risk/index.ts';
-import { issuePath } from '../strategy/index.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -88,32 +86,10 @@ export interface LoadedConfig {
   readonly baseDir: string;
 }
 
-/** Returns `${VAR}` references in every string replaced by the environment's values; throws ConfigError naming the key and the unset variable. */
-export function interpolateEnv(v: unknown, env: NodeJS.ProcessEnv, path = ''): unknown {
-  if (typeof v === 'string') {
-    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-      const val = env[name];
-      if (val === undefined || val === '') throw new ConfigError(path, `environment variable ${name} is not set`, { context: { variable: name } });
-      return val;
-    });
-  }
-  if (Array.isArray(v)) return v.map((x, i) => interpolateEnv(x, env, `${path}[${i}]`));
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = interpolateEnv(x, env, path ? `${path}.${k}` : k);
-    return out;
-  }
-  return v;
-}
-
 /** Returns the validated config of a parsed document; throws ConfigError naming the first bad key's path and rule. */
 export function parseRunConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): RunConfig {
   const r = runConfigSchema.safeParse(interpolateEnv(raw ?? {}, env));
-  if (!r.success) {
-    // A misspelt key also shows as the right key missing: name the misspelling, it is the fix.
-    const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
-    throw new ConfigError(issuePath('', issue), unionMessage(issue), { context: { issues: r.error.issues.length } });
-  }
+  if (!r.success) throw configErrorFromZod(r.error, '', unionMessage);
   const ids = new Set<string>();
   r.data.strategies.forEach((s, i) => {
     if (ids.has(s.id)) throw new ConfigError(`strategies[${i}].id`, `duplicate strategy id ${s.id}`);
@@ -124,19 +100,7 @@ export function parseRunConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): RunCo
 
 /** Returns the validated config of a YAML file, with relative paths to be resolved against its folder. */
 export function loadRunConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, 'cannot be read', { cause: e });
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    throw new ConfigError(file, `is not valid YAML: ${(e as Error).message}`, { cause: e });
-  }
-  return { config: parseRunConfig(raw, env), baseDir: dirname(resolve(file)) };
+  return { config: parseRunConfig(readYamlFile(file), env), baseDir: dirname(resolve(file)) };
 }
 
 // zod's default texts for these two say little; say what the key accepts.

@@ -5,3 +5,4 @@ export * from './fixed.ts';
 export * from './ids.ts';
 export * from './random.ts';
 export * from './logger.ts';
+export * from './config.ts';

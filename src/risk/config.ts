@@ -1,6 +1,6 @@
 /** The risk section of a config file: one zod schema that is also the RiskConfig type's validator, with its defaults, and a parser that names the bad key. */
 import { z } from 'zod';
-import { ConfigError } from '../core/errors.ts';
+import { configErrorFromZod } from '../core/config.ts';
 import { isDecimalString } from '../core/fixed.ts';
 import { dec } from './num.ts';
 import { TRADING_STATES, type RiskConfig, type TradingState } from './types.ts';
@@ -44,7 +44,5 @@ const _fits: (c: z.output<typeof riskConfigSchema>) => RiskConfig = (c) => c;
 export function parseRiskConfig(raw: unknown, path = 'risk'): RiskConfig {
   const r = riskConfigSchema.safeParse(raw ?? {});
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
-  const at = issue.path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${String(k)}` : String(k)), path);
-  throw new ConfigError(at, issue.message, { context: { issues: r.error.issues.length } });
+  throw configErrorFromZod(r.error, path);
 }

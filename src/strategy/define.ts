@@ -1,6 +1,7 @@
 /** defineStrategy, the plugin API version, and the load-time checks of a manifest and of a strategy's params. */
 import { z } from 'zod';
-import { BhError, ConfigError } from '../core/errors.ts';
+import { configErrorFromZod } from '../core/config.ts';
+import { BhError } from '../core/errors.ts';
 import type { StrategyDefinition } from './types.ts';
 
 /** The plugin API this host implements, "MAJOR.MINOR". A plugin is compatible when its major is equal and its minor not greater. */
@@ -57,19 +58,6 @@ export function checkDefinition(value: unknown, source: string): StrategyDefinit
 export function parseParams<P extends z.ZodType>(def: StrategyDefinition<P>, raw: unknown, path: string): z.output<P> {
   const r = def.manifest.params.safeParse(raw ?? {});
   if (r.success) return r.data;
-  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
-  const rule = issue.code === 'unrecognized_keys' ? `unknown key (the params of ${def.manifest.name} do not have it)` : issue.message;
-  throw new ConfigError(issuePath(path, issue), rule, { context: { strategy: def.manifest.name, issues: r.error.issues.length } });
-}
-
-/** Returns the path a zod issue points at under `base`; for an unknown key, the path of that key. */
-export function issuePath(base: string, issue: z.core.$ZodIssue): string {
-  const parts: PropertyKey[] = [...issue.path];
-  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) parts.push(issue.keys[0]!);
-  return joinPath(base, parts);
-}
-
-/** Returns `base.a.b[0]` from a zod issue path. */
-export function joinPath(base: string, parts: readonly PropertyKey[]): string {
-  return parts.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${String(k)}` : String(k)), base);
+  const name = def.manifest.name;
+  throw configErrorFromZod(r.error, path, (i) => (i.code === 'unrecognized_keys' ? `unknown key (the params of ${name} do not have it)` : i.message), { strategy: name });
 }

@@ -1,7 +1,6 @@
 /** The simulated venue's configuration (config/venue.yaml): one zod schema that is also the type, with errors naming the bad key's path. */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { configErrorFromZod, interpolateEnv, readYamlFile } from '../../core/config.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { isDecimalString } from '../../core/fixed.ts';
 import { PERMISSION_PRESETS, type Permission } from './auth.ts';
@@ -187,51 +186,17 @@ export function permissionsOf(p: KeyConfig['permissions']): readonly Permission[
   return typeof p === 'string' ? PERMISSION_PRESETS[p]! : p;
 }
 
-/** Returns `${VAR}` references in every string replaced by the environment's values; throws ConfigError naming the path of an unset one. */
-export function substituteEnv(v: unknown, env: NodeJS.ProcessEnv, path = ''): unknown {
-  if (typeof v === 'string') {
-    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-      const val = env[name];
-      if (val === undefined) throw new ConfigError(path, `environment variable ${name} is not set`);
-      return val;
-    });
-  }
-  if (Array.isArray(v)) return v.map((x, i) => substituteEnv(x, env, `${path}[${i}]`));
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = substituteEnv(x, env, path ? `${path}.${k}` : k);
-    return out;
-  }
-  return v;
-}
-
 /** Returns the validated config of an already-parsed object; throws ConfigError naming the first bad key's path and rule. */
 export function parseVenueConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): VenueConfig {
-  const r = venueConfigSchema.safeParse(substituteEnv(raw ?? {}, env));
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const path = issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
-    throw new ConfigError(path, issue.message, { context: { issues: r.error.issues.length } });
-  }
+  const r = venueConfigSchema.safeParse(interpolateEnv(raw ?? {}, env));
+  if (!r.success) throw configErrorFromZod(r.error);
   crossCheck(r.data);
   return r.data;
 }
 
 /** Returns the validated config of a YAML file. */
 export function loadVenueConfig(file: string, env: NodeJS.ProcessEnv = {}): VenueConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, 'cannot be read', { cause: e });
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    throw new ConfigError(file, `is not valid YAML: ${(e as Error).message}`, { cause: e });
-  }
-  return parseVenueConfig(raw, env);
+  return parseVenueConfig(readYamlFile(file), env);
 }
 
 /** Checks rules that span keys: unique symbols and keys, contracts naming known indices, filters present. */

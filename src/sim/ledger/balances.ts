@@ -1,23 +1,11 @@
-/** The double-entry core of the simulated venue's accounts: users, accounts, balances, system pools, balance flows and insurance records. */
+/** The double-entry core of the simulated venue's accounts: balances moved only by balanced steps, with their balance flows (users and accounts in accounts.ts, system pools in pools.ts). */
 import type { Clock } from '../../core/clock.ts';
-import { SequenceIds } from '../../core/ids.ts';
+import { AccountDirectory } from './accounts.ts';
 import type { Amount } from './amount.ts';
 import { venueError, insufficient } from './errors.ts';
 import { flowCode, FlowLog } from './flow-log.ts';
-import type {
-  Account,
-  AccountId,
-  AssetAudit,
-  Balance,
-  FlowEntry,
-  FlowType,
-  InsuranceRecord,
-  Posting,
-  PoolPosting,
-  SimAccountType,
-  SystemPool,
-  UserId,
-} from './types.ts';
+import { SystemPools } from './pools.ts';
+import type { AccountId, AssetAudit, Balance, FlowEntry, FlowType, InsuranceRecord, Posting, PoolPosting, SystemPool } from './types.ts';
 
 interface MutableBalance {
   free: Amount;
@@ -69,7 +57,6 @@ function addNet(net: { asset: string; sum: Amount }[], asset: string, v: Amount)
   net.push({ asset, sum: v });
 }
 
-const POOLS: readonly SystemPool[] = ['fees', 'insurance', 'clearing', 'outside'];
 const TRADE = flowCode('TRADE');
 const FEE = flowCode('FEE');
 
@@ -79,106 +66,24 @@ const FEE = flowCode('FEE');
  * no user balance part and no fee or insurance pool ends negative, and that every account
  * exists. A refused step changes nothing.
  */
-export class BalanceBook {
+export class BalanceBook extends AccountDirectory {
   readonly clock: Clock;
-  private readonly userIds: SequenceIds;
-  private readonly accountIds: SequenceIds;
   private readonly firstFlowId: bigint;
   private flowCount = 0;
-  private readonly insuranceIds: SequenceIds;
   private readonly maxFlows: number;
-  private readonly users = new Map<UserId, Account[]>();
-  private readonly accountsById = new Map<AccountId, Account>();
-  private readonly keys = new Map<string, { userId: UserId; accountIndex: number }>();
   private readonly balancesByAccount = new Map<AccountId, Map<string, MutableBalance>>();
-  /** Pool → asset → balance. */
-  private readonly pools = new Map<SystemPool, Map<string, Amount>>(POOLS.map((p) => [p, new Map()]));
-  private readonly inflow = new Map<string, Amount>();
-  private readonly outflow = new Map<string, Amount>();
+  private readonly pools: SystemPools;
   private readonly flowsByAccount = new Map<AccountId, FlowLog>();
   /** Asset names by code, and codes by name (flow entries hold the code). */
   private readonly assetNames: string[] = [];
   private readonly assetCodes = new Map<string, number>();
-  private readonly insurance: InsuranceRecord[] = [];
 
   constructor(opts: BalanceBookOptions) {
+    super(opts.userIdStart ?? 10_000_001n, opts.accountIdStart ?? 122_216_245_228_131n);
     this.clock = opts.clock;
-    this.userIds = new SequenceIds(opts.userIdStart ?? 10_000_001n);
-    this.accountIds = new SequenceIds(opts.accountIdStart ?? 122_216_245_228_131n);
     this.firstFlowId = opts.flowIdStart ?? 539_870_570_957_903_104n;
-    this.insuranceIds = new SequenceIds(opts.insuranceIdStart ?? 1_552_272_184_833n);
+    this.pools = new SystemPools(opts.insuranceIdStart ?? 1_552_272_184_833n);
     this.maxFlows = opts.maxFlowsPerAccount ?? 100_000;
-  }
-
-  /** Creates a user with a main account and `subAccounts` sub-accounts (each of types 1 and 3); returns the user id. */
-  createUser(opts: { subAccounts?: number; name?: string } = {}): UserId {
-    const userId = this.userIds.take();
-    this.users.set(userId, []);
-    this.openAccounts(userId, 0, '');
-    for (let i = 0; i < (opts.subAccounts ?? 0); i++) this.addSubAccount(userId, opts.name ?? '');
-    return userId;
-  }
-
-  /** Adds a sub-account (types 1 and 3) to a user; returns its account index. */
-  addSubAccount(userId: UserId, name = ''): number {
-    const list = this.userAccounts(userId);
-    const index = list.reduce((m, a) => Math.max(m, a.accountIndex), 0) + 1;
-    this.openAccounts(userId, index, name);
-    return index;
-  }
-
-  private openAccounts(userId: UserId, accountIndex: number, accountName: string): void {
-    const list = this.userAccounts(userId);
-    for (const accountType of [1, 3] as const) {
-      const a: Account = { accountId: this.accountIds.take(), userId, accountName, accountType, accountIndex };
-      list.push(a);
-      this.accountsById.set(a.accountId, a);
-    }
-  }
-
-  private userAccounts(userId: UserId): Account[] {
-    const list = this.users.get(userId);
-    if (!list) throw venueError(-1153, [], { userId });
-    return list;
-  }
-
-  /** Returns true when the user exists. */
-  hasUser(userId: UserId): boolean {
-    return this.users.has(userId);
-  }
-
-  /** Returns a user's accounts ordered by type then index, as the sub-account query lists them. */
-  accounts(userId: UserId): Account[] {
-    return [...this.userAccounts(userId)].sort((a, b) => a.accountType - b.accountType || a.accountIndex - b.accountIndex);
-  }
-
-  /** Returns the account, or undefined. */
-  account(accountId: AccountId): Account | undefined {
-    return this.accountsById.get(accountId);
-  }
-
-  /** Returns the id of a user's account of `accountType` and `accountIndex`, or undefined when it does not exist. */
-  findAccountId(userId: UserId, accountType: SimAccountType, accountIndex: number): AccountId | undefined {
-    return this.users.get(userId)?.find((a) => a.accountType === accountType && a.accountIndex === accountIndex)?.accountId;
-  }
-
-  /** Returns the id of a user's account; throws -1153 for an unknown user and -1171 when the account does not exist. */
-  accountId(userId: UserId, accountType: SimAccountType, accountIndex = 0): AccountId {
-    this.userAccounts(userId);
-    const id = this.findAccountId(userId, accountType, accountIndex);
-    if (id === undefined) throw venueError(-1171, [], { userId, accountType, accountIndex });
-    return id;
-  }
-
-  /** Binds an API key to a user and the account index it acts for (0 a main-account key). */
-  registerKey(apiKey: string, userId: UserId, accountIndex = 0): void {
-    if (this.findAccountId(userId, 1, accountIndex) === undefined) throw venueError(-1171, [], { userId, accountIndex });
-    this.keys.set(apiKey, { userId, accountIndex });
-  }
-
-  /** Returns the user and account index a key acts for, or undefined for an unknown key. */
-  keyOwner(apiKey: string): { userId: UserId; accountIndex: number } | undefined {
-    return this.keys.get(apiKey);
   }
 
   /** Returns the balance of `asset` in an account (zero when never touched). */
@@ -201,12 +106,12 @@ export class BalanceBook {
 
   /** Returns a system pool's balance of an asset. */
   pool(pool: SystemPool, asset: string): Amount {
-    return this.pools.get(pool)!.get(asset) ?? 0n;
+    return this.pools.get(pool, asset);
   }
 
   /** Returns the insurance-fund records of `unit` (all units when absent), oldest first. */
   insuranceRecords(unit?: string): InsuranceRecord[] {
-    return unit === undefined ? [...this.insurance] : this.insurance.filter((r) => r.unit === unit);
+    return this.pools.insuranceRecords(unit);
   }
 
   /** Returns an account's balance flows, oldest first, optionally of one asset. */
@@ -282,9 +187,8 @@ export class BalanceBook {
     if (quoteQty !== 0n) sl.push(this.flowCount++, time, qc, TRADE, quoteQty, false);
     if (buyerFee !== 0n) bl.push(this.flowCount++, time, bc, FEE, buyerFee, true);
     if (sellerFee !== 0n) sl.push(this.flowCount++, time, qc, FEE, sellerFee, true);
-    const fees = this.pools.get('fees')!;
-    if (buyerFee > 0n) fees.set(base, (fees.get(base) ?? 0n) + buyerFee);
-    if (sellerFee > 0n) fees.set(quote, (fees.get(quote) ?? 0n) + sellerFee);
+    if (buyerFee > 0n) this.pools.addFee(base, buyerFee);
+    if (sellerFee > 0n) this.pools.addFee(quote, sellerFee);
   }
 
   /** Writes a flow entry of a change of `size` (negative when `negative`); nothing for a zero change. */
@@ -399,18 +303,7 @@ export class BalanceBook {
       const slot = slots[f.slot]!;
       this.addFlow(slot.accountId, slot.asset, f.flow, f.change < 0n ? -f.change : f.change, f.change < 0n, time);
     }
-    for (const p of pools) {
-      if (p.delta === 0n) continue;
-      const m = this.pools.get(p.pool)!;
-      const v = (m.get(p.asset) ?? 0n) + p.delta;
-      m.set(p.asset, v);
-      if (p.pool === 'outside') {
-        const m = p.delta < 0n ? this.inflow : this.outflow;
-        m.set(p.asset, (m.get(p.asset) ?? 0n) + (p.delta < 0n ? -p.delta : p.delta));
-      } else if (p.pool === 'insurance') {
-        this.insurance.push({ id: this.insuranceIds.take(), timestamp: time, value: v, unit: p.asset });
-      }
-    }
+    for (const p of pools) this.pools.apply(p.pool, p.asset, p.delta, time);
   }
 
   private peek(accountId: AccountId, asset: string): MutableBalance | undefined {
@@ -434,75 +327,50 @@ export class BalanceBook {
 
   /** Returns, per asset, where the money sits and how much came in and left; users + fees + insurance + clearing = inflow − outflow. */
   audit(): AssetAudit[] {
-    const assets = new Set<string>();
     const users = new Map<string, Amount>();
-    for (const m of this.balancesByAccount.values()) {
-      for (const [asset, b] of m) {
-        assets.add(asset);
-        users.set(asset, (users.get(asset) ?? 0n) + b.free + b.locked);
-      }
-    }
-    for (const m of this.pools.values()) for (const asset of m.keys()) assets.add(asset);
-    return [...assets].sort().map((asset) => ({
-      asset,
-      users: users.get(asset) ?? 0n,
-      fees: this.pool('fees', asset),
-      insurance: this.pool('insurance', asset),
-      clearing: this.pool('clearing', asset),
-      inflow: this.inflow.get(asset) ?? 0n,
-      outflow: this.outflow.get(asset) ?? 0n,
-    }));
+    for (const m of this.balancesByAccount.values()) for (const [asset, b] of m) users.set(asset, (users.get(asset) ?? 0n) + b.free + b.locked);
+    return this.pools.audit(users);
   }
 
   /** Returns the store's state for exportState: everything needed to start again with the same balances, flows and ids. */
   exportData(): BalanceBookData {
-    const big = (m: Map<string, Amount>): [string, string][] => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString()]);
+    const dir = this.exportDirectory();
+    const pools = this.pools.exportData();
     return {
-      ids: { user: this.userIds.peek(), account: this.accountIds.peek(), insurance: this.insuranceIds.peek(), firstFlow: this.firstFlowId.toString(), flows: this.flowCount },
-      users: [...this.users.entries()].map(([u, list]) => [u, list.map((a): [string, number, number, string] => [a.accountId, a.accountType, a.accountIndex, a.accountName])]),
-      keys: [...this.keys.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.userId, v.accountIndex]),
+      ids: { user: this.userIds.peek(), account: this.accountIds.peek(), insurance: this.pools.insuranceIds.peek(), firstFlow: this.firstFlowId.toString(), flows: this.flowCount },
+      users: dir.users,
+      keys: dir.keys,
       balances: [...this.balancesByAccount.keys()].sort().map((id) => [id, this.balances(id).map((b): [string, string, string] => [b.asset, b.free.toString(), b.locked.toString()])]),
-      pools: POOLS.map((p) => [p, big(this.pools.get(p)!)]),
-      inflow: big(this.inflow),
-      outflow: big(this.outflow),
+      pools: pools.pools,
+      inflow: pools.inflow,
+      outflow: pools.outflow,
       assets: [...this.assetNames],
       flows: [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flowsByAccount.get(id)!.exportData()]),
-      insurance: this.insurance.map((r) => [r.id, r.timestamp, r.value.toString(), r.unit]),
+      insurance: pools.insurance,
     };
   }
 
   /** Loads what exportData wrote into this empty store, which was made with the exported ids as its id starts. */
   importData(d: BalanceBookData): void {
-    if (this.users.size > 0) throw new Error('ledger: import into a store that already has users');
+    this.importDirectory(d);
     this.flowCount = d.ids.flows;
-    for (const [u, list] of d.users) {
-      const accounts = list.map(([accountId, type, accountIndex, accountName]): Account => ({ accountId, userId: u, accountName, accountType: type === 3 ? 3 : 1, accountIndex }));
-      this.users.set(u, accounts);
-      for (const a of accounts) this.accountsById.set(a.accountId, a);
-    }
-    for (const [k, userId, accountIndex] of d.keys) this.keys.set(k, { userId, accountIndex });
     for (const [id, list] of d.balances) for (const [asset, free, locked] of list) Object.assign(this.mutableBalance(id, asset), { free: BigInt(free), locked: BigInt(locked) });
-    for (const [p, list] of d.pools) for (const [asset, v] of list) this.pools.get(p as SystemPool)!.set(asset, BigInt(v));
-    for (const [asset, v] of d.inflow) this.inflow.set(asset, BigInt(v));
-    for (const [asset, v] of d.outflow) this.outflow.set(asset, BigInt(v));
+    this.pools.importData(d);
     for (const a of d.assets) this.assetCode(a);
     for (const [id, data] of d.flows) {
       const log = new FlowLog(this.maxFlows);
       log.importData(data);
       this.flowsByAccount.set(id, log);
     }
-    for (const [id, timestamp, value, unit] of d.insurance) this.insurance.push({ id, timestamp, value: BigInt(value), unit });
   }
 
   /** Returns the store's whole state as plain JSON-ready data in a canonical order (bigints as strings). */
   snapshotData(): unknown {
-    const users = [...this.users.keys()].sort().map((u) => [u, this.accounts(u).map((a) => [a.accountId, a.accountType, a.accountIndex, a.accountName])]);
-    const keys = [...this.keys.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.userId, v.accountIndex]);
+    const { users, keys } = this.snapshotDirectory();
     const balances = [...this.balancesByAccount.keys()].sort().map((id) => [id, this.balances(id).map((b) => [b.asset, b.free.toString(), b.locked.toString()])]);
-    const pools = POOLS.map((p) => [p, [...this.pools.get(p)!.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, v]) => [`${p}|${asset}`, v.toString()])]);
+    const { pools, insurance } = this.pools.snapshotData();
     const flows = [...this.flowsByAccount.keys()].sort().map((id) => [id, this.flows(id).map((f) => [f.id, f.asset, f.flowType, f.change.toString(), f.total.toString(), f.time])]);
-    const insurance = this.insurance.map((r) => [r.id, r.timestamp, r.value.toString(), r.unit]);
-    const ids = [this.userIds.peek(), this.accountIds.peek(), (this.firstFlowId + BigInt(this.flowCount)).toString(), this.insuranceIds.peek()];
+    const ids = [this.userIds.peek(), this.accountIds.peek(), (this.firstFlowId + BigInt(this.flowCount)).toString(), this.pools.insuranceIds.peek()];
     return { users, keys, balances, pools, flows, insurance, ids };
   }
 }

@@ -1,13 +1,6 @@
 /** Request parameters from the query string and the form body (the query wins), and the texts a signature may cover. */
 import { ApiError, apiError } from './errors.ts';
 
-/** One `key=value` piece of a query string or body, raw as sent and decoded. */
-interface Piece {
-  raw: string;
-  key: string;
-  value: string;
-}
-
 /** The parameters of one request and the raw texts they came from. */
 export interface RequestParams {
   /** Decoded values; the query string's value wins over the body's, the first occurrence within one source. */
@@ -32,19 +25,61 @@ function decode(s: string, field: string): string {
   }
 }
 
-function splitPieces(text: string): Piece[] {
-  if (text.length === 0) return [];
-  const out: Piece[] = [];
-  for (const raw of text.split('&')) {
-    if (raw.length === 0) continue;
-    const eq = raw.indexOf('=');
-    const rawKey = eq < 0 ? raw : raw.slice(0, eq);
-    const key = decode(rawKey, 'name');
-    const value = decode(eq < 0 ? '' : raw.slice(eq + 1), key);
-    if (value.length > MAX_VALUE_CHARS) throw apiError(-1130, key);
-    out.push({ raw, key, value });
+/**
+ * Raw pieces of one text joined by `&`. While the pieces taken are contiguous in the text (the usual
+ * case: every piece but a trailing signature) the result is one slice of it, not a chain of concatenations.
+ */
+class Joined {
+  private start = -1;
+  private end = -1;
+  private parts: string | undefined;
+
+  constructor(private readonly text: string) {}
+
+  add(from: number, to: number): void {
+    if (this.start < 0) {
+      this.start = from;
+      this.end = to;
+    } else if (this.parts === undefined && from === this.end + 1) {
+      this.end = to;
+    } else {
+      this.parts = (this.parts ?? this.text.slice(this.start, this.end)) + '&' + this.text.slice(from, to);
+    }
   }
-  return out;
+
+  result(): string {
+    return this.parts ?? (this.start < 0 ? '' : this.text.slice(this.start, this.end));
+  }
+}
+
+/**
+ * Reads the `key=value` pieces of `text` into `values` (first occurrence wins); the raw pieces
+ * other than `signature` go to `signed`, and to `merged` too when their key is not in `queryKeys`.
+ * Returns how many pieces there were (empty pieces between `&&` are not pieces).
+ */
+function readPieces(text: string, values: Map<string, string>, signed: Joined | undefined, queryKeys?: ReadonlySet<string>, merged?: Joined): number {
+  let count = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let amp = text.indexOf('&', i);
+    if (amp < 0) amp = n;
+    if (amp > i) {
+      let eq = text.indexOf('=', i);
+      if (eq > amp) eq = -1;
+      const key = decode(text.slice(i, eq < 0 ? amp : eq), 'name');
+      const value = eq < 0 ? '' : decode(text.slice(eq + 1, amp), key);
+      if (value.length > MAX_VALUE_CHARS) throw apiError(-1130, key);
+      count++;
+      if (!values.has(key)) values.set(key, value);
+      if (key !== 'signature') {
+        signed?.add(i, amp);
+        if (merged !== undefined && !queryKeys!.has(key)) merged.add(i, amp);
+      }
+    }
+    i = amp + 1;
+  }
+  return count;
 }
 
 /**
@@ -52,28 +87,20 @@ function splitPieces(text: string): Piece[] {
  * Throws an ApiError (-1100, -1130) for text that cannot be decoded or values too long to be real.
  */
 export function parseParams(query: string, body: string): RequestParams {
-  const q = splitPieces(query);
-  const b = splitPieces(body);
   const values = new Map<string, string>();
   // venue-api.md: the query followed directly by the body, signature piece left out (`literal`).
   // Real servers: the query without its signature piece, then the body parameters the query does not carry (`merged`).
-  let qNoSig = '';
-  for (const p of q) {
-    if (!values.has(p.key)) values.set(p.key, p.value);
-    if (p.key !== 'signature') qNoSig += qNoSig.length === 0 ? p.raw : '&' + p.raw;
-  }
-  let literal = '';
-  let merged = '';
-  for (const p of b) {
-    if (!values.has(p.key)) values.set(p.key, p.value);
-    if (p.key === 'signature') continue;
-    literal += literal.length === 0 ? p.raw : '&' + p.raw;
-    if (q.length === 0 || !q.some((x) => x.key === p.key)) merged += merged.length === 0 ? p.raw : '&' + p.raw;
-  }
-  literal = qNoSig + literal;
-  merged = qNoSig + merged;
+  const q = new Joined(query);
+  const qCount = readPieces(query, values, q);
+  const qNoSig = q.result();
+  if (body.length === 0) return { values, signedTexts: [qNoSig], signature: values.get('signature'), count: qCount };
+  const b = new Joined(body);
+  const m = qCount === 0 ? undefined : new Joined(body);
+  const bCount = readPieces(body, values, b, m === undefined ? undefined : new Set(values.keys()), m);
+  const literal = qNoSig + b.result();
+  const merged = m === undefined ? literal : qNoSig + m.result();
   const signedTexts = literal === merged ? [literal] : [literal, merged];
-  return { values, signedTexts, signature: values.get('signature'), count: q.length + b.length };
+  return { values, signedTexts, signature: values.get('signature'), count: qCount + bCount };
 }
 
 /** Returns the bytes of a body as UTF-8 text; throws -1100 when they are not valid UTF-8. */

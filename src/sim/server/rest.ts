@@ -12,6 +12,8 @@ import { canonicalPath } from './paths.ts';
 import type { Route } from './route.ts';
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const MAX_CACHED_PATHS = 256;
 
 export interface RestDeps {
   readonly clock: Clock;
@@ -35,12 +37,23 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
     byMethod.set(r.method, r);
   }
 
+  // Clients use a handful of paths: each is canonicalised once (the cache is bounded, since any text may arrive).
+  const canonical = new Map<string, string | undefined>();
+  const canonOf = (path: string): string | undefined => {
+    let c = canonical.get(path);
+    if (c === undefined && !canonical.has(path)) {
+      c = canonicalPath(path);
+      if (canonical.size < MAX_CACHED_PATHS) canonical.set(path, c);
+    }
+    return c;
+  };
+
   return (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
-    const canon = canonicalPath(path);
+    const canon = canonOf(path);
     if (canon === undefined) {
       readBody(req, d.maxBodyBytes, (err, body) => {
         if (!err && d.other?.(req, res, body)) return;
@@ -91,7 +104,7 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
 /** Returns the body as form text when the content type is form-encoded or absent; other bodies are ignored, as the venue's framework did. */
 function formBody(req: IncomingMessage, body: Buffer): string {
   const ct = req.headers['content-type'];
-  if (ct !== undefined && !ct.toLowerCase().startsWith('application/x-www-form-urlencoded')) return '';
+  if (ct !== undefined && ct !== FORM_TYPE && !ct.toLowerCase().startsWith(FORM_TYPE)) return '';
   return bodyText(body);
 }
 

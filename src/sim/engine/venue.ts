@@ -1,186 +1,39 @@
 /** SimVenue: the in-process simulated venue — spot and contract trading, market data and the event log — with the REST interface's semantics and codes. */
 import type { Clock } from '../../core/clock.ts';
-import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
-import { positionView, positionWire, type PositionWire } from '../contracts/index.ts';
+import type { PositionWire } from '../contracts/index.ts';
 import { fmtAmount, toAmount } from '../ledger/amount.ts';
-import { Ledger, ledgerIdStarts } from '../ledger/ledger.ts';
-import { exportEngine, importEngine, STATE_VERSION, type VenueStateData } from './state.ts';
-import { resolveTransfer } from '../ledger/transfers.ts';
-import type { AccountId, DepositOrder, PendingTransferRequest, TransferActor, TransferRequest, UserId, WithdrawalOrder, WithdrawRequest, WithdrawResult } from '../ledger/types.ts';
-import { ContractMarket, type ContractInfoView, type FundingRateView, type InsuranceView } from './derivatives.ts';
+import type { AccountId } from '../ledger/types.ts';
 import type { SimVenueConfig } from './config.ts';
-import { cancelContractOrder, ContractDesk, emitPosition, endOrder, liquidate, placeContractOrder, planContractOrder, type ContractOrderParams } from './contract.ts';
-import { EngineCore } from './core.ts';
-import type { SimOrder } from './order.ts';
+import { cancelContractOrder, emitPosition, endOrder, liquidate, placeContractOrder, planContractOrder, type ContractOrderParams } from './contract.ts';
+import type { ContractInfoView, FundingRateView, InsuranceView } from './derivatives.ts';
 import type { SimEvent, SimEventListener } from './events.ts';
-import { SimInstrument } from './instruments.ts';
+import type { SimInstrument } from './instruments.ts';
 import {
   bookTickerOf, clampLimit, depthOf, klinesOf, needInstrument, ticker24Of, tradesOf,
   type BookTickerView, type DepthView, type KlineView, type Ticker24, type TradeView,
 } from './market.ts';
+import type { SimOrder } from './order.ts';
+import { contractAccountOf, contractOrders, myTrades, positionsOf, spotOrders, type ContractAccountView, type OrderQuery, type TradeQuery } from './queries.ts';
 import { emptyParam, reject } from './reject.ts';
 import { snapshotOf } from './snapshot.ts';
 import { cancelSpotOrder, cancelSpotOrderCode, placeSpotOrder, planSpotOrder, type SpotOrderParams } from './spot.ts';
+import { exportEngine, type VenueStateData } from './state.ts';
+import { VenueAccounts } from './venue-accounts.ts';
 import {
   contractOrderView, contractTradeView, type ContractOrderView, type ContractTradeView,
-  selectOrders, selectTrades, spotCancelView, spotOrderView, spotPlacementView, spotTradeView,
+  spotCancelView, spotOrderView, spotPlacementView, spotTradeView,
   type SpotCancelView, type SpotOrderView, type SpotPlacementView, type SpotTradeView,
 } from './views.ts';
 
-/** Query of open or history orders. */
-export interface OrderQuery {
-  symbol?: string;
-  orderId?: string;
-  startTime?: number;
-  endTime?: number;
-  limit?: number;
-}
-
-/** A contract account of one margin token as GET /openapi/contract/v1/account answers it. */
-export interface ContractAccountView {
-  total: string;
-  availableMargin: string;
-  positionMargin: string;
-  orderMargin: string;
-  tokenId: string;
-}
-
-/** Query of my trades (fromId/toId as venue-api.md's table). */
-export interface TradeQuery {
-  symbol?: string;
-  fromId?: string;
-  toId?: string;
-  startTime?: number;
-  endTime?: number;
-  limit?: number;
-}
+export type { ContractAccountView, OrderQuery, TradeQuery } from './queries.ts';
 
 /**
  * The simulated venue in one object. Every operation either succeeds or throws the venue's
  * VenueError having changed nothing (`snapshot()` is byte-identical before and after a refusal).
- * Every change is appended to one ordered event log (`subscribe`, `events`, `logHash`).
+ * Every change is appended to one ordered event log (`subscribe`, `events`, `logHash`). The parts and
+ * the account operations (users, deposits, transfers, withdrawals) come from VenueAccounts.
  */
-export class SimVenue {
-  readonly clock: Clock;
-  readonly ledger: Ledger;
-  readonly core: EngineCore;
-  readonly seed: number;
-  readonly desk: ContractDesk;
-  /** Index and mark prices, EDP, funding and the contract views. */
-  readonly market: ContractMarket;
-  private readonly users = new Map<string, UserId>();
-
-  /**
-   * Makes a venue from its configuration: instruments, fees, funded accounts. `restore` (see
-   * fromState) starts it from an exported state instead of the configured accounts.
-   */
-  constructor(config: SimVenueConfig, clock: Clock, restore?: VenueStateData) {
-    this.clock = clock;
-    this.seed = config.seed;
-    this.ledger = new Ledger({
-      clock, ...(config.spotFees ? { spotFees: config.spotFees } : {}), ...(config.withdrawal ? { withdrawal: config.withdrawal } : {}),
-      ...(restore ? ledgerIdStarts(restore.ledger) : {}),
-    });
-    const ids = restore ? { orderId: BigInt(restore.ids.order[0]), tradeId: BigInt(restore.ids.trade[0]), logSeq: restore.ids.logSeq } : {};
-    this.core = new EngineCore(clock, this.ledger, config.exchangeId ?? '301', config.keepEventLog ?? true, ids, config.keepFinishedOrders);
-    (config.instruments.symbols ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ spot: parseSpotSymbol(raw, `instruments.symbols[${i}]`) })));
-    (config.instruments.contracts ?? []).forEach((raw, i) => this.addInstrument(new SimInstrument({ contract: parseContract(raw, `instruments.contracts[${i}]`) })));
-    this.desk = new ContractDesk(this.core, config.contractFees);
-    this.market = new ContractMarket(this.desk, config.funding);
-    this.ledger.onWithdrawalStep((w, settled) => this.withdrawalStep(w, settled));
-    if (this.instrumentsOf('contract').length > 0) this.market.funding.start();
-    if (restore) {
-      if (restore.version !== STATE_VERSION) throw new Error(`state version ${restore.version} is not ${STATE_VERSION}`);
-      this.ledger.importState(restore.ledger);
-      for (const [name, userId] of restore.users) this.users.set(name, userId);
-      importEngine(restore, this.core, this.desk, this.market);
-      return;
-    }
-    for (const a of config.accounts ?? []) {
-      const userId = this.createUser(a.name, a.subAccounts ?? 0);
-      if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
-      for (const [asset, amount] of Object.entries(a.deposits ?? {})) this.deposit(userId, asset, amount);
-    }
-  }
-
-  private addInstrument(inst: SimInstrument): void {
-    if (this.core.instruments.has(inst.symbol)) throw new Error(`instrument ${inst.symbol} is configured twice`);
-    this.core.instruments.set(inst.symbol, inst);
-  }
-
-  // ---- users and funds --------------------------------------------------------------------------------
-
-  /** Creates a user named `name` with `subAccounts` sub-accounts; returns its user id. */
-  createUser(name: string, subAccounts = 0): UserId {
-    if (this.users.has(name)) throw new Error(`user ${name} exists`);
-    const userId = this.ledger.createUser({ subAccounts, name });
-    this.users.set(name, userId);
-    return userId;
-  }
-
-  /** Returns the user id of the user named `name`, or undefined when there is none (a restored venue keeps the saved names). */
-  findUser(name: string): UserId | undefined {
-    return this.users.get(name);
-  }
-
-  /** Returns the user id of a configured user by name. */
-  user(name: string): UserId {
-    const u = this.users.get(name);
-    if (u === undefined) throw new Error(`no user named ${name}`);
-    return u;
-  }
-
-  /** Returns the id of a user's spot (type 1) or contract (type 3) account. */
-  accountOf(userId: UserId, type: 1 | 3 = 1, index = 0): AccountId {
-    return this.ledger.accountId(userId, type, index);
-  }
-
-  /** Credits a deposit (decimal string) to a user's main token account, emits the balance event, and returns the deposit order. */
-  deposit(userId: UserId, asset: string, amount: string): DepositOrder {
-    const d = this.ledger.deposit(userId, asset, toAmount(amount, 'amount'));
-    this.core.touch(this.accountOf(userId, 1), asset);
-    this.core.finish(undefined, false);
-    return d;
-  }
-
-  /** Moves funds between a user's accounts under venue-api.md's rules (-1130, -1172, -1131) and emits both balance events. */
-  transfer(actor: TransferActor, req: TransferRequest): void {
-    const ends = resolveTransfer(this.ledger, actor, req);
-    this.ledger.transfer(actor, req);
-    this.core.touch(ends.from, req.tokenId);
-    this.core.touch(ends.to, req.tokenId);
-    this.core.finish(undefined, false);
-  }
-
-  /** The pending wallet/contract transfer variant; emits both balance events. */
-  transferPending(actor: TransferActor, req: PendingTransferRequest): void {
-    this.ledger.transferPending(actor, req);
-    this.core.touch(this.accountOf(actor.userId, 1, 0), req.currency);
-    this.core.touch(this.accountOf(actor.userId, 3, 0), req.currency);
-    this.core.finish(undefined, false);
-  }
-
-  /** Takes a withdrawal from the user's main token account (funds locked now); it moves through its statuses on the clock, each step an event. */
-  withdraw(req: WithdrawRequest): WithdrawResult {
-    const r = this.ledger.withdraw(req);
-    const w = this.ledger.withdrawal(req.userId, { orderId: r.orderId })!;
-    this.core.touch(w.accountId, w.tokenId);
-    this.emitWithdrawal(w);
-    this.core.finish(undefined, false);
-    return r;
-  }
-
-  private withdrawalStep(w: WithdrawalOrder, settled: boolean): void {
-    if (settled) this.core.touch(w.accountId, w.tokenId);
-    this.emitWithdrawal(w);
-    this.core.finish(undefined, false);
-  }
-
-  private emitWithdrawal(w: WithdrawalOrder): void {
-    if (!this.core.eventsOn) return;
-    this.core.emit({ type: 'withdrawal', account: w.accountId, orderId: w.orderId, clientOrderId: w.clientOrderId, asset: w.tokenId, status: w.status, statusCode: w.statusCode });
-  }
-
+export class SimVenue extends VenueAccounts {
   // ---- spot trading ----------------------------------------------------------------------------------
 
   /** Places a spot order for a type-1 account; returns the new-order answer. */
@@ -222,28 +75,17 @@ export class SimVenue {
   /** Returns open spot orders, newest first (orderId: only those below it). */
   openSpotOrders(accountId: AccountId, q: OrderQuery = {}): SpotOrderView[] {
     if (q.symbol !== undefined) needInstrument(this.core.instruments, q.symbol, 'spot');
-    const list = this.core.ordersByAccount.get(accountId) ?? [];
-    const pick = selectOrders(list, (o) => o.market === 'spot' && o.active && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 500, 1000));
-    return pick.map((o) => spotOrderView(o, this.core.exchangeId));
+    return spotOrders(this.core, accountId, q, true).map((o) => spotOrderView(o, this.core.exchangeId));
   }
 
   /** Returns finished spot orders (FILLED, CANCELED, REJECTED), newest first. */
   spotHistory(accountId: AccountId, q: OrderQuery = {}): SpotOrderView[] {
-    const list = this.core.ordersByAccount.get(accountId) ?? [];
-    const pick = selectOrders(
-      list,
-      (o) => o.market === 'spot' && !o.active && (q.symbol === undefined || o.inst.symbol === q.symbol) &&
-        (q.startTime === undefined || o.time >= q.startTime) && (q.endTime === undefined || o.time <= q.endTime),
-      q.orderId,
-      clampLimit(q.limit, 500, 1000),
-    );
-    return pick.map((o) => spotOrderView(o, this.core.exchangeId));
+    return spotOrders(this.core, accountId, q, false).map((o) => spotOrderView(o, this.core.exchangeId));
   }
 
   /** Returns the account's spot trades by the fromId/toId table of venue-api.md. */
   spotMyTrades(accountId: AccountId, q: TradeQuery = {}): SpotTradeView[] {
-    const list = this.core.ownTrades(accountId, (o) => o.market === 'spot' && (q.symbol === undefined || o.inst.symbol === q.symbol));
-    return selectTrades(list, { ...q, limit: clampLimit(q.limit, 500, 1000) }).map(spotTradeView);
+    return myTrades(this.core, accountId, 'spot', q).map(spotTradeView);
   }
 
   // ---- contract trading ------------------------------------------------------------------------------
@@ -269,24 +111,17 @@ export class SimVenue {
 
   /** Returns open contract orders of `orderType` (LIMIT: working orders; STOP: waiting stops), newest first (default 20). */
   openContractOrders(accountId: AccountId, q: OrderQuery & { orderType?: string } = {}): ContractOrderView[] {
-    const stop = q.orderType === 'STOP';
-    const list = this.core.ordersByAccount.get(accountId) ?? [];
-    const pick = selectOrders(list, (o) => o.market === 'contract' && o.active && o.waiting === stop && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 20, 1000));
-    return pick.map((o) => this.contractView(o));
+    return contractOrders(this.core, accountId, q, true).map((o) => this.contractView(o));
   }
 
   /** Returns finished contract orders of `orderType`, newest first. */
   contractHistory(accountId: AccountId, q: OrderQuery & { orderType?: string } = {}): ContractOrderView[] {
-    const list = this.core.ordersByAccount.get(accountId) ?? [];
-    const type = q.orderType ?? 'LIMIT';
-    const pick = selectOrders(list, (o) => o.market === 'contract' && !o.active && o.type === type && (q.symbol === undefined || o.inst.symbol === q.symbol), q.orderId, clampLimit(q.limit, 500, 1000));
-    return pick.map((o) => this.contractView(o));
+    return contractOrders(this.core, accountId, q, false).map((o) => this.contractView(o));
   }
 
   /** Returns the account's contract trades by the fromId/toId table (default 20). */
   contractMyTrades(accountId: AccountId, q: TradeQuery = {}): ContractTradeView[] {
-    const list = this.core.ownTrades(accountId, (o) => o.market === 'contract' && (q.symbol === undefined || o.inst.symbol === q.symbol));
-    return selectTrades(list, { ...q, limit: clampLimit(q.limit, 20, 1000) }).map(contractTradeView);
+    return myTrades(this.core, accountId, 'contract', q).map(contractTradeView);
   }
 
   /** Cancels every working contract order of a symbol (all symbols when absent). */
@@ -303,14 +138,7 @@ export class SimVenue {
 
   /** Returns the account's positions as the positions endpoint shows them. */
   positions(accountId: AccountId, q: { symbol?: string; side?: string } = {}): PositionWire[] {
-    if (q.side !== undefined && q.side !== 'LONG' && q.side !== 'SHORT') throw reject(-1155, [], { side: q.side });
-    return this.desk.positions.list(accountId, q.symbol).filter((p) => q.side === undefined || p.side === q.side).map((p) => {
-      const inst = this.core.instruments.get(p.symbol)!;
-      const spec = this.desk.positions.spec(p.symbol);
-      const mark = this.desk.mark(inst) ?? p.avgPrice;
-      const last = inst.klines.lastPrice();
-      return positionWire(spec, positionView(spec, p, mark, last === undefined ? mark : BigInt(last) * inst.tick.amount));
-    });
+    return positionsOf(this.desk, accountId, q);
   }
 
   /** Adds (positive) or removes (negative) position margin; -1161 when a removal is forbidden. */
@@ -329,13 +157,7 @@ export class SimVenue {
 
   /** Returns the contract account of each margin token: total, availableMargin, positionMargin, orderMargin (marginPrecision, rounded down). */
   contractAccount(accountId: AccountId): Record<string, ContractAccountView> {
-    const out: Record<string, ContractAccountView> = {};
-    const decimals = new Map(this.desk.positions.allSpecs().map((s) => [s.marginToken, s.marginDecimals]));
-    for (const [token, b] of Object.entries(this.desk.positions.contractAccount(accountId))) {
-      const d = decimals.get(token) ?? 18;
-      out[token] = { total: fmtAmount(b.total, d), availableMargin: fmtAmount(b.availableMargin, d), positionMargin: fmtAmount(b.positionMargin, d), orderMargin: fmtAmount(b.orderMargin, d), tokenId: token };
-    }
-    return out;
+    return contractAccountOf(this.desk, accountId);
   }
 
   /** Sets the index price of an index symbol (decimal string); moves the marks of its contracts (index + basis) and liquidates the positions they cross. */
@@ -425,16 +247,6 @@ export class SimVenue {
     };
     if (symbol !== undefined) return { price: last(needInstrument(this.core.instruments, symbol)) };
     return this.instrumentsOf('spot').map((i) => ({ symbol: i.symbol, price: last(i) }));
-  }
-
-  /** Returns the instruments of a market in configuration order. */
-  instrumentsOf(market: 'spot' | 'contract'): SimInstrument[] {
-    return [...this.core.instruments.values()].filter((i) => (market === 'spot') === (i.kind === 'spot'));
-  }
-
-  /** Returns an instrument by symbol, or undefined. */
-  instrument(symbol: string): SimInstrument | undefined {
-    return this.core.instruments.get(symbol);
   }
 
   // ---- events and state ------------------------------------------------------------------------------

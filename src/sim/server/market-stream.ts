@@ -4,10 +4,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, type WebSocketServer } from 'ws';
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import type { Faults } from './faults.ts';
-import type { MarketSource, MarketSourceEvent, WsLevel } from './market-source.ts';
-
-const TOPICS = new Set(['trade', 'depth', 'diffDepth', 'mergedDepth', 'realtimes', 'bookTicker', 'index']);
-const KLINE_INTERVALS = new Set(['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']);
+import { BookVersions } from './book-versions.ts';
+import type { MarketSource, MarketSourceEvent } from './market-source.ts';
+import { KLINE_INTERVALS, limitOf, readRequest } from './market-requests.ts';
 
 /** Push cadences in ms (venue-api.md, Limits: spot depth 300 ms, contract depth 3 s, contract merged 0.5 s). */
 export interface MarketCadences {
@@ -35,12 +34,6 @@ interface Sub {
   held?: { readonly frame: string; readonly tick: number };
 }
 
-/** Levels changed since the symbol's last diff, by price. */
-interface PendingDiff {
-  readonly b: Map<string, string>;
-  readonly a: Map<string, string>;
-}
-
 interface Conn {
   readonly ws: WebSocket;
   lastSeen: number;
@@ -50,11 +43,11 @@ interface Conn {
 /**
  * Market stream connections and their subscriptions, fed by a MarketSource.
  *
- * Book versions read `<n>_<id>` like the venue's "112801745_18": `n` counts the diffs cut from the
- * symbol's book (each diffDepth element is the previous one's n + 1 for that symbol, whoever
- * receives it), and `id` is the symbol's fixed number on the venue (MarketSource.bookId). A depth,
- * mergedDepth or diffDepth snapshot carries the version of the last diff cut, and holds exactly the
- * book at that version: pending changes are cut into a diff just before a snapshot is taken.
+ * Book versions (BookVersions) read `<n>_<id>` like the venue's "112801745_18": `n` counts the diffs
+ * cut from the symbol's book (each diffDepth element is the previous one's n + 1 for that symbol,
+ * whoever receives it), and `id` is the symbol's fixed number on the venue (MarketSource.bookId). A
+ * depth, mergedDepth or diffDepth snapshot carries the version of the last diff cut, and holds exactly
+ * the book at that version: pending changes are cut into a diff just before a snapshot is taken.
  * Versions start at 0 with the server. While no market connection is open nothing is followed, so
  * the first use of a symbol's version after such a pause skips one: a version never names two books.
  */
@@ -63,11 +56,7 @@ export class MarketStreams {
   /** Subscriptions by `topic|symbol`. */
   private readonly subs = new Map<string, Set<Sub>>();
   private readonly dirty = new Set<string>();
-  private readonly diffs = new Map<string, PendingDiff>();
-  /** The number of diffs cut per symbol (the first part of its book version), and the listening period it was last used in. */
-  private readonly versions = new Map<string, { n: number; period: number }>();
-  /** Counts the pauses with no connection open. */
-  private period = 0;
+  private readonly versions = new BookVersions();
   /** Subscriptions holding a reordered diff. */
   private readonly holding = new Set<Sub>();
   private diffTick = 0;
@@ -100,9 +89,7 @@ export class MarketStreams {
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
     this.dirty.clear();
-    // Uncut changes are inside any later snapshot; the versions go on from where they were, past the pause.
-    this.diffs.clear();
-    this.period += 1;
+    this.versions.pause();
     this.holding.clear();
   }
 
@@ -148,44 +135,30 @@ export class MarketStreams {
   }
 
   private onMessage(conn: Conn, text: string): void {
-    let m: Record<string, unknown>;
-    try {
-      const v = JSON.parse(text) as unknown;
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return this.error(conn, '-10000', 'Invalid request!');
-      m = v as Record<string, unknown>;
-    } catch {
-      return this.error(conn, '-10001', 'Invalid JSON!');
+    const r = readRequest(text, this.src);
+    switch (r.kind) {
+      case 'error':
+        return this.error(conn, r.code, r.desc);
+      case 'ping':
+        return this.send(conn, JSON.stringify({ pong: r.ping }));
+      case 'pong':
+        return;
+      case 'cancel_all':
+        for (const s of conn.subs.values()) this.forget(s);
+        conn.subs.clear();
+        if (r.id !== undefined) this.send(conn, JSON.stringify({ id: r.id, event: 'cancel_all', code: '0', desc: 'Success' }));
+        return;
+      case 'sub':
+      case 'cancel':
+        return this.subscribe(conn, r.kind, r.topic, r.symbols, r.params, r.id);
+      default: {
+        const never: never = r;
+        throw new Error(`market stream: unknown request ${JSON.stringify(never)}`);
+      }
     }
-    if (m['ping'] !== undefined && m['event'] === undefined) {
-      this.send(conn, JSON.stringify({ pong: m['ping'] }));
-      return;
-    }
-    if (m['pong'] !== undefined) return;
-    const event = m['event'];
-    if (event === undefined || event === '') return this.error(conn, '-10003', 'Event required!');
-    if (event !== 'sub' && event !== 'cancel' && event !== 'cancel_all') return this.error(conn, '-10002', 'Invalid event!');
-    const id = typeof m['id'] === 'string' || typeof m['id'] === 'number' ? String(m['id']) : undefined;
-    if (event === 'cancel_all') {
-      for (const s of conn.subs.values()) this.forget(s);
-      conn.subs.clear();
-      if (id !== undefined) this.send(conn, JSON.stringify({ id, event, code: '0', desc: 'Success' }));
-      return;
-    }
-    const topic = m['topic'];
-    if (typeof topic !== 'string' || topic === '') return this.error(conn, '-10005', 'Topic required!');
-    if (!TOPICS.has(topic) && !(topic.startsWith('kline_') && KLINE_INTERVALS.has(topic.slice(6)))) {
-      if (topic.startsWith('kline')) return this.error(conn, '-10009', 'Invalid period!');
-      return this.error(conn, '-10004', 'Invalid topic!');
-    }
-    const symText = m['symbol'];
-    if (typeof symText !== 'string' || symText.trim() === '') return this.error(conn, '-100003', 'Symbol required!');
-    const symbols = symText.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-    const known = (s: string): boolean => (topic === 'index' ? this.src.index(s) !== undefined : this.src.hasSymbol(s));
-    if (symbols.length === 0 || symbols.length > 50 || !symbols.every(known)) return this.error(conn, '-100010', 'Invalid Symbols!');
-    const rawParams = m['params'];
-    const params: Record<string, unknown> = typeof rawParams === 'object' && rawParams !== null && !Array.isArray(rawParams) ? { ...(rawParams as Record<string, unknown>) } : {};
-    if (params['binary'] === undefined) params['binary'] = false;
-    if (topic.startsWith('kline_')) params['klineType'] = topic.slice(6);
+  }
+
+  private subscribe(conn: Conn, event: 'sub' | 'cancel', topic: string, symbols: string[], params: Record<string, unknown>, id: string | undefined): void {
     for (const symbol of symbols) {
       const key = `${topic}|${symbol}`;
       const old = conn.subs.get(key);
@@ -241,14 +214,10 @@ export class MarketStreams {
         this.fanout('realtimes', ev.symbol, () => [this.realtimeEl(ev.symbol, ev.time)]);
         return;
       }
-      case 'book': {
+      case 'book':
         this.dirty.add(ev.symbol);
-        // Kept for every symbol, listened to or not, so that versions count the same diffs for everyone.
-        let d = this.diffs.get(ev.symbol);
-        if (!d) this.diffs.set(ev.symbol, (d = { b: new Map(), a: new Map() }));
-        (ev.side === 'BID' ? d.b : d.a).set(ev.price, ev.qty);
+        this.versions.note(ev.symbol, ev.side, ev.price, ev.qty);
         return;
-      }
       default: {
         const never: never = ev;
         throw new Error(`market stream: unknown source event ${JSON.stringify(never)}`);
@@ -275,20 +244,18 @@ export class MarketStreams {
   private flushDiffs(): void {
     const now = this.clock.now();
     this.diffTick += 1;
-    for (const symbol of [...this.diffs.keys()]) this.cut(symbol, now);
+    for (const symbol of this.versions.pending()) this.cut(symbol, now);
     // A held diff with no next one to swap with goes out alone, one cadence late.
     for (const s of [...this.holding]) if (s.held !== undefined && s.held.tick < this.diffTick) this.release(s);
   }
 
   /** Cuts the symbol's pending changes into the next diff of its book and pushes it to diffDepth subscribers. */
   private cut(symbol: string, now: number): void {
-    const d = this.diffs.get(symbol);
+    const d = this.versions.cut(symbol);
     if (d === undefined) return;
-    this.diffs.delete(symbol);
-    this.counter(symbol).n += 1;
     const set = this.subs.get(`diffDepth|${symbol}`);
     if (!set || set.size === 0) return;
-    const el = { e: 0, t: now, s: symbol, v: this.version(symbol), b: [...d.b] as WsLevel[], a: [...d.a] as WsLevel[] };
+    const el = { e: 0, t: now, s: symbol, v: this.version(symbol), b: d.b, a: d.a };
     for (const s of set) this.pushDiff(s, el);
   }
 
@@ -322,18 +289,7 @@ export class MarketStreams {
 
   /** Returns the symbol's book version: diffs cut so far, then the symbol's number on the venue. */
   private version(symbol: string): string {
-    return `${this.counter(symbol).n}_${this.src.bookId(symbol)}`;
-  }
-
-  /** Returns the symbol's diff counter, moved past any pause in listening (the book may have changed unseen). */
-  private counter(symbol: string): { n: number; period: number } {
-    let c = this.versions.get(symbol);
-    if (!c) this.versions.set(symbol, (c = { n: 0, period: 0 }));
-    if (c.period !== this.period) {
-      c.n += 1;
-      c.period = this.period;
-    }
-    return c;
+    return this.versions.version(symbol, this.src.bookId(symbol));
   }
 
   private pushIndex(): void {
@@ -401,10 +357,4 @@ export class MarketStreams {
 
 function tradeEl(t: { id: string; time: number; price: string; qty: string; isBuyerMaker: boolean }): Record<string, unknown> {
   return { v: t.id, t: t.time, p: t.price, q: t.qty, m: !t.isBuyerMaker };
-}
-
-function limitOf(topic: string, raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : undefined;
-  const [def, max] = topic === 'trade' ? [60, 1000] : topic === 'mergedDepth' ? [40, 40] : topic.startsWith('kline_') ? [1, 2000] : [100, 100];
-  return n === undefined || n < 1 ? def : Math.min(n, max);
 }

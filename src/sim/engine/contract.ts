@@ -211,7 +211,6 @@ export function placeContractOrder(desk: ContractDesk, accountId: string, plan: 
   o.leverage = plan.leverage;
   o.priceType = plan.priceType;
   o.triggerTicks = plan.triggerTicks;
-  o.feeAsset = inst.contract!.marginToken;
   core.register(o);
   if (plan.orderType === 'STOP') {
     o.waiting = true;

@@ -3,6 +3,7 @@ import { formatScaled } from '../../core/fixed.ts';
 import type { BookEntry, BookSide, Level } from '../book/order-book.ts';
 import type { Amount } from '../ledger/amount.ts';
 import type { SimInstrument } from './instruments.ts';
+import { small } from './units.ts';
 
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED';
 
@@ -58,7 +59,6 @@ export class SimOrder implements BookEntry {
   locked: Amount = 0n;
   /** Fees paid so far, in feeAsset. */
   fee: Amount = 0n;
-  feeAsset = '';
   /** Fields most orders never set (contract terms, MARKET BUY text, quote overflow), made on first write. */
   private x: OrderExtra | null = null;
 
@@ -141,7 +141,7 @@ export class SimOrder implements BookEntry {
   }
 
   set updateTime(t: number) {
-    this.updated = t - this.time;
+    this.updated = small(t - this.time);
   }
 
   /** Returns the quote amount text of a MARKET BUY as sent (its origQty). */
@@ -216,6 +216,13 @@ export class SimOrder implements BookEntry {
     this.extra().triggered = v;
   }
 
+  /** Returns the asset fees are paid in: what a spot order receives (base for a buy, quote for a sell), a contract's margin token. */
+  get feeAsset(): string {
+    const inst = this.inst;
+    if ((this.bits & 2) !== 0) return inst.contract!.marginToken;
+    return (this.bits & 1) === 0 ? inst.baseAsset : inst.quoteAsset;
+  }
+
   /** Returns true while the order can still trade or be cancelled. */
   get active(): boolean {
     return ((this.bits >> 9) & 7) < 2;
@@ -236,7 +243,7 @@ export class SimOrder implements BookEntry {
       this.cumQuoteBig += BigInt(this.cumQuote) + BigInt(price) * BigInt(lots);
       this.cumQuote = 0;
     }
-    this.updated = time - this.time;
+    this.updated = small(time - this.time);
   }
 
   /** Returns the cumulative quote in qunits as a bigint. */

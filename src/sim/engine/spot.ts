@@ -120,7 +120,6 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
     o.quoteBudget = plan.budget;
     o.origQtyText = origQtyText;
   }
-  o.feeAsset = plan.side === 'BUY' ? inst.baseAsset : inst.quoteAsset;
   core.register(o);
   core.lock(accountId, plan.lockAsset, plan.lockAmount);
   o.locked = plan.lockAmount;

@@ -100,7 +100,6 @@ export function importEngine(d: VenueStateData, core: EngineCore, desk: Contract
     o.updateTime = r[18];
     o.locked = BigInt(r[19]);
     o.fee = BigInt(r[20]);
-    o.feeAsset = r[21];
     o.leaves = r[22];
     if (r[5] === 'contract') {
       o.leverage = r[23];

@@ -72,7 +72,17 @@ export function decimalUnits(s: string, u: Unit): number {
   const v = mant * POW10[u.scale - f]!;
   if (v > 9007199254740991) return slowUnits(s, u);
   if (v % u.int !== 0) return BAD_PRECISION;
-  return v / u.int;
+  return small(v / u.int);
+}
+
+/**
+ * Returns `n` (a whole number) as a small integer when it is one. Arithmetic on doubles (POW10 holds
+ * values past 2^31, so its reads are doubles) yields boxed numbers even for 1; an order field that
+ * once holds a boxed number becomes a double field, boxed in every order made after. Order fields
+ * fed from here stay small integers, stored in the object itself.
+ */
+export function small(n: number): number {
+  return (n | 0) === n ? n | 0 : n;
 }
 
 function isNumeric(s: string, from: number): boolean {

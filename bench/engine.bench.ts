@@ -76,7 +76,9 @@ export function runOurs(ops: Op[], listen: boolean): { opsPerSec: number; events
         ? { symbol: 'BTCUSDT', side: o.side, type: 'LIMIT', timeInForce: 'IOC', quantity: qty(o.lots), price: price(o.side === 'BUY' ? MID * 2 : MID / 2) }
         : undefined,
   );
-  const added: { who: number; orderId: string }[] = [];
+  // The ids of added orders and their owners, as a client keeps them to cancel later (no object per order).
+  const addedIds: string[] = [];
+  const addedWho = new Uint8Array(ops.length);
   let events = 0;
   if (listen) venue.subscribe(() => events++);
   let refused = 0;
@@ -85,12 +87,14 @@ export function runOurs(ops: Op[], listen: boolean): { opsPerSec: number; events
   for (let i = 0; i < ops.length; i++) {
     const o = ops[i]!;
     try {
-      if (o.k === 'add') added.push({ who: o.who, orderId: venue.newSpotOrder(acc[o.who]!, params[i]!).orderId });
+      if (o.k === 'add') {
+        addedWho[addedIds.length] = o.who;
+        addedIds.push(venue.newSpotOrder(acc[o.who]!, params[i]!).orderId);
+      }
       else if (o.k === 'take') venue.newSpotOrder(acc[MAKERS]!, params[i]!);
       else {
-        const t = added[o.target]!;
         // The engine's non-throwing cancel, as a driver expecting refusals uses it (the REST edge throws).
-        if (venue.tryCancelSpotOrder(acc[t.who]!, { orderId: t.orderId }) !== 0) refused++;
+        if (venue.tryCancelSpotOrder(acc[addedWho[o.target]!]!, { orderId: addedIds[o.target]! }) !== 0) refused++;
       }
     } catch (e) {
       if (!(e instanceof VenueError)) throw e;

@@ -62,20 +62,26 @@ const BTCUSDT = {
   ],
 };
 
-/** Runs the workload on SimVenue; returns ops/s and counts. */
-export function runOurs(ops: Op[], listen: boolean): { opsPerSec: number; events: number; refused: number; refusedOrders: number } {
-  const deposits = { BTC: '1000000', USDT: '100000000000' };
-  const accounts = [...Array(MAKERS + 1).keys()].map((i) => ({ name: `u${i}`, deposits }));
-  const venue = new SimVenue({ seed: 1, instruments: { symbols: [BTCUSDT] }, accounts, keepEventLog: false }, new VirtualClock(1_700_000_000_000));
-  const acc = accounts.map((a) => venue.accountOf(venue.user(a.name)));
-  // Parameters as the REST layer would hand them over (strings), built before the clock starts.
-  const params = ops.map((o) =>
+/** Parameters of one op as the REST layer would hand them over (strings); undefined for a cancel. */
+export type OpParams = ({ symbol: string; side: string; type: string; quantity: string; price: string; timeInForce?: string } | undefined)[];
+
+/** Returns the parameters of every op, made once before any timed run (the engine does not change them). */
+export function paramsOf(ops: Op[]): OpParams {
+  return ops.map((o) =>
     o.k === 'add'
       ? { symbol: 'BTCUSDT', side: o.side, type: 'LIMIT', quantity: qty(o.lots), price: price(o.ticks) }
       : o.k === 'take'
         ? { symbol: 'BTCUSDT', side: o.side, type: 'LIMIT', timeInForce: 'IOC', quantity: qty(o.lots), price: price(o.side === 'BUY' ? MID * 2 : MID / 2) }
         : undefined,
   );
+}
+
+/** Runs the workload on SimVenue; returns ops/s and counts. */
+export function runOurs(ops: Op[], listen: boolean, params: OpParams = paramsOf(ops)): { opsPerSec: number; events: number; refused: number; refusedOrders: number } {
+  const deposits = { BTC: '1000000', USDT: '100000000000' };
+  const accounts = [...Array(MAKERS + 1).keys()].map((i) => ({ name: `u${i}`, deposits }));
+  const venue = new SimVenue({ seed: 1, instruments: { symbols: [BTCUSDT] }, accounts, keepEventLog: false }, new VirtualClock(1_700_000_000_000));
+  const acc = accounts.map((a) => venue.accountOf(venue.user(a.name)));
   // The ids of added orders and their owners, as a client keeps them to cancel later (no object per order).
   const addedIds: string[] = [];
   const addedWho = new Uint8Array(ops.length);
@@ -108,10 +114,14 @@ export function runOurs(ops: Op[], listen: boolean): { opsPerSec: number; events
   return { opsPerSec: (ops.length / ms) * 1000, events, refused, refusedOrders };
 }
 
+/** Returns the peer's order ids, made once before any timed run. */
+function peerIds(ops: Op[]): string[] {
+  return ops.map((o, i) => (o.k === 'add' ? `o${i}` : ''));
+}
+
 /** Runs the same workload on nodejs-order-book (marketable orders as its market orders). */
-function runPeer(ops: Op[]): number {
+function runPeer(ops: Op[], ids: string[] = peerIds(ops)): number {
   const book = new PeerBook();
-  const ids = ops.map((o, i) => (o.k === 'add' ? `o${i}` : ''));
   const addIds: string[] = [];
   const t0 = performance.now();
   for (let i = 0; i < ops.length; i++) {
@@ -143,16 +153,19 @@ export async function run(): Promise<void> {
   runOurs(ops.slice(0, 20_000), true);
   runOurs(ops.slice(0, 20_000), false);
   runPeer(ops.slice(0, 20_000));
+  // Inputs of both sides made once, so neither timed loop copies the harness's fresh objects.
+  const params = paramsOf(ops);
+  const ids = peerIds(ops);
   const quiet: number[] = [];
   const peers: number[] = [];
   let refused = 0;
   for (let i = 0; i < 3; i++) {
-    const q = runOurs(ops, false);
+    const q = runOurs(ops, false, params);
     refused = q.refused;
     quiet.push(q.opsPerSec);
-    peers.push(runPeer(ops));
+    peers.push(runPeer(ops, ids));
   }
-  const heard = runOurs(ops, true);
+  const heard = runOurs(ops, true, params);
   const ours = median(quiet);
   const peer = median(peers);
   const list = (xs: number[]): string => xs.map((x) => Math.round(x)).join(', ');

@@ -121,9 +121,30 @@ export function optTime(obj: WireObject, key: string, path: string): number | un
   return v === undefined ? undefined : timeOf(v, at(path, key));
 }
 
+/** Returns true when `s` is already what normalizeDecimal makes of it: digits, no sign, no leading zero, no trailing zero after a point. */
+function isNormalDecimal(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  let c = s.charCodeAt(0);
+  let i = 1;
+  if (c !== 48 /* 0 */) {
+    if (c < 49 || c > 57) return false;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+  }
+  if (i === n) return true;
+  if (s.charCodeAt(i) !== 46 /* . */ || i + 1 === n || s.charCodeAt(n - 1) === 48) return false;
+  for (let j = i + 1; j < n; j++) {
+    c = s.charCodeAt(j);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** Returns `v` (a JSON string) as a normalised decimal string, or throws naming `p`. */
 export function decimalOf(v: unknown, p: string): string {
   if (typeof v !== 'string') throw new ParseError(p, `must be a decimal string, got ${describe(v)}`);
+  // Most venue decimals arrive already normal ("0.001", "25"): they need no scaled-integer round trip.
+  if (isNormalDecimal(v)) return v;
   if (!isDecimalString(v)) throw new ParseError(p, `must be a decimal number, got ${describe(v)}`);
   return normalizeDecimal(v, p);
 }

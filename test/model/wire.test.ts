@@ -69,6 +69,15 @@ describe('wire readers', () => {
     expect(() => m.reqId({ orderId: Number('436002617267469062') }, 'orderId', 'o')).toThrow(/o\.orderId: id .* exceeds 2\^53/);
   });
 
+  it('reads decimals in their normal form, whatever form was sent, and names a bad one', () => {
+    const cases: [string, string][] = [
+      ['0.001', '0.001'], ['25', '25'], ['0', '0'], ['0.00100000', '0.001'], ['05', '5'], ['1.', '1'], ['.5', '0.5'],
+      ['+3.10', '3.1'], ['-0.0', '0'], ['-2.50', '-2.5'], ['000.000', '0'], ['123456789012345678901234.5', '123456789012345678901234.5'],
+    ];
+    for (const [sent, read] of cases) expect(m.reqDecimal({ p: sent }, 'p', 'o')).toBe(read);
+    for (const bad of ['', '1e3', ' 1', '1.2.3', '0x10', '-', '.']) expect(() => m.reqDecimal({ p: bad }, 'p', 'o')).toThrow(`o.p: must be a decimal number, got ${JSON.stringify(bad)}`);
+  });
+
   it('reads times from strings or numbers', () => {
     expect(m.reqTime({ t: '1588214701974' }, 't', 'x')).toBe(1588214701974);
     expect(m.reqTime({ t: 1588214701974 }, 't', 'x')).toBe(1588214701974);

@@ -33,19 +33,37 @@ export class Signer {
   }
 }
 
-function encodeValue(v: ParamValue): string {
-  return encodeURIComponent(typeof v === 'string' ? v : String(v));
+/** Characters encodeURIComponent leaves as they are (A-Z a-z 0-9 - _ . ! ~ * ' ( )). */
+const UNRESERVED = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()") UNRESERVED[c.charCodeAt(0)] = 1;
+
+/** Returns encodeURIComponent(s); names, symbols, decimals and ids are plain text and skip the builtin's call. */
+function encodeText(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || UNRESERVED[c] === 0) return encodeURIComponent(s);
+  }
+  return s;
 }
 
-/** Returns `k=v&k2=v2` for the defined parameters, in their order, percent-encoded. */
-export function encodeParams(params: Params): string {
-  let out = '';
+function encodeValue(v: ParamValue): string {
+  return encodeText(typeof v === 'string' ? v : String(v));
+}
+
+/** Appends the defined parameters of `params` as `k=v` pieces to `out`. */
+function appendParams(out: string, params: Params): string {
   for (const k in params) {
     const v = params[k];
     if (v === undefined) continue;
-    out += (out.length === 0 ? '' : '&') + encodeURIComponent(k) + '=' + encodeValue(v);
+    out += (out.length === 0 ? '' : '&') + encodeText(k) + '=' + encodeValue(v);
   }
   return out;
+}
+
+/** Returns `k=v&k2=v2` for the defined parameters, in their order, percent-encoded; `more` (if given) follows `params`. */
+export function encodeParams(params: Params, more?: Params): string {
+  const out = appendParams('', params);
+  return more === undefined ? out : appendParams(out, more);
 }
 
 /** The wire form of a request: the query string (without `?`) and the form body, both already holding `signature` when signed. */
@@ -56,24 +74,19 @@ export interface EncodedRequest {
   totalParams: string;
 }
 
-/** Splits parameters into query and body text for a placement. */
-export function placeParams(params: Params, placement: Placement, splitQueryKeys: ReadonlySet<string> = DEFAULT_SPLIT_QUERY_KEYS): { query: string; body: string } {
+/** Splits parameters into query and body text for a placement; `more` (if given) follows `params` and must not repeat a key of it. */
+export function placeParams(params: Params, placement: Placement, splitQueryKeys: ReadonlySet<string> = DEFAULT_SPLIT_QUERY_KEYS, more?: Params): { query: string; body: string } {
   switch (placement) {
     case 'query':
-      return { query: encodeParams(params), body: '' };
+      return { query: encodeParams(params, more), body: '' };
     case 'body':
-      return { query: '', body: encodeParams(params) };
+      return { query: '', body: encodeParams(params, more) };
     case 'split': {
-      let query = '';
-      let body = '';
-      for (const k in params) {
-        const v = params[k];
-        if (v === undefined) continue;
-        const piece = encodeURIComponent(k) + '=' + encodeValue(v);
-        if (splitQueryKeys.has(k)) query += (query.length === 0 ? '' : '&') + piece;
-        else body += (body.length === 0 ? '' : '&') + piece;
-      }
-      return { query, body };
+      const query = { text: '' };
+      const body = { text: '' };
+      splitInto(params, splitQueryKeys, query, body);
+      if (more !== undefined) splitInto(more, splitQueryKeys, query, body);
+      return { query: query.text, body: body.text };
     }
     default: {
       const never: never = placement;
@@ -82,12 +95,23 @@ export function placeParams(params: Params, placement: Placement, splitQueryKeys
   }
 }
 
+function splitInto(params: Params, splitQueryKeys: ReadonlySet<string>, query: { text: string }, body: { text: string }): void {
+  for (const k in params) {
+    const v = params[k];
+    if (v === undefined) continue;
+    const piece = encodeText(k) + '=' + encodeValue(v);
+    if (splitQueryKeys.has(k)) query.text += (query.text.length === 0 ? '' : '&') + piece;
+    else body.text += (body.text.length === 0 ? '' : '&') + piece;
+  }
+}
+
 /**
  * Returns the signed wire form: totalParams is query + body with no `&` at the join; the signature
- * goes last into the body when there is one, else into the query.
+ * goes last into the body when there is one, else into the query. `more` (the timestamp, recvWindow)
+ * follows `params` and must not repeat a key of it.
  */
-export function signRequest(signer: Signer, params: Params, placement: Placement, splitQueryKeys?: ReadonlySet<string>): EncodedRequest {
-  const { query, body } = placeParams(params, placement, splitQueryKeys);
+export function signRequest(signer: Signer, params: Params, placement: Placement, splitQueryKeys?: ReadonlySet<string>, more?: Params): EncodedRequest {
+  const { query, body } = placeParams(params, placement, splitQueryKeys, more);
   const totalParams = query + body;
   const sig = 'signature=' + signer.sign(totalParams);
   if (body.length > 0 || placement !== 'query') {

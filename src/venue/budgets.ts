@@ -148,6 +148,17 @@ export class RateBudgets {
     }
   }
 
+  /**
+   * Charges the request and returns true when it may go at once (nothing waits before it and every
+   * budget has room); returns false, charging nothing, when it has to go through acquire. Throws BannedError during a ban.
+   */
+  tryCharge(charge: Charge): boolean {
+    this.throwIfBanned(charge);
+    if (this.queue.length > 0 || this.waitFor(charge).ms > 0) return false;
+    this.charge(charge);
+    return true;
+  }
+
   private tryAcquire(charge: Charge): Promise<void> {
     this.throwIfBanned(charge);
     if (this.queue.length === 0) {
@@ -252,7 +263,8 @@ export class RateBudgets {
       const cost = kind === 'ORDERS' ? charge.orders : charge.weight;
       if (cost > 0) window.charge(cost, now);
     }
-    this.emit({ type: 'sent', charge, at: now });
+    // The hot path builds no event nobody listens to.
+    if (this.listeners.size > 0) this.emit({ type: 'sent', charge, at: now });
   }
 
   /**

@@ -17,7 +17,7 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with its query string. */
   path: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body?: string;
 }
 
@@ -103,20 +103,45 @@ class Answer implements HttpAnswer {
   }
 }
 
+/** What the caller makes of the outcome of one request; exactly one of the two is called, once. */
+export interface OutcomeHandler<T> {
+  /** Returns the value of an answer, or a promise of it; a throw rejects the request with what was thrown. */
+  answer(a: HttpAnswer): T | PromiseLike<T>;
+  /** Returns what the request is rejected with when no answer came. */
+  failure(f: HttpFailure): unknown;
+}
+
+const AS_ANSWER: OutcomeHandler<HttpAnswer> = { answer: (a) => a, failure: (f) => f };
+
+/** A request in flight as the transport's timeout list sees it (ordered by sending, so by deadline). */
+interface InFlight {
+  readonly deadline: number;
+  prev: InFlight | undefined;
+  next: InFlight | undefined;
+  timeout(): void;
+}
+
 /**
- * One request as an undici dispatch handler: collects the answer's bytes and settles once. It skips
- * request()'s stream, async scope and AbortSignal, which cost more than the rest of the client's work.
+ * One request as an undici dispatch handler: collects the answer's bytes and settles once, with what
+ * its OutcomeHandler makes of them. It skips request()'s stream, async scope and AbortSignal, which
+ * cost more than the rest of the client's work.
  */
-class Exchange implements Dispatcher.DispatchHandler {
+class Exchange<T> implements Dispatcher.DispatchHandler, InFlight {
   timedOut = false;
-  /** The request timeout on the client's clock; cancelled when the exchange settles. */
-  timer: TimerHandle | undefined;
+  prev: InFlight | undefined;
+  next: InFlight | undefined;
   private abortFn: ((err?: Error) => void) | undefined;
   private status = 0;
   private raw: Buffer[] = [];
   private readonly chunks: Buffer[] = [];
 
-  constructor(private readonly resolve: (a: HttpAnswer) => void, private readonly reject: (e: unknown) => void) {}
+  constructor(
+    private readonly owner: HttpTransport,
+    readonly deadline: number,
+    private readonly handler: OutcomeHandler<T>,
+    private readonly resolve: (v: T | PromiseLike<T>) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {}
 
   /** Aborts the request on timeout: at once when it holds a connection, else as soon as it gets one. */
   timeout(): void {
@@ -144,21 +169,36 @@ class Exchange implements Dispatcher.DispatchHandler {
   onComplete(): void {
     const c = this.chunks;
     const text = c.length === 0 ? '' : c.length === 1 ? c[0]!.toString('utf8') : Buffer.concat(c).toString('utf8');
-    this.timer?.cancel();
-    this.resolve(new Answer(this.status, this.raw, text));
+    this.owner.settled(this);
+    let value: T | PromiseLike<T>;
+    try {
+      value = this.handler.answer(new Answer(this.status, this.raw, text));
+    } catch (err) {
+      this.reject(err);
+      return;
+    }
+    this.resolve(value);
   }
 
   onError(err: Error): void {
-    this.timer?.cancel();
-    this.reject(classifyFailure(err, this.timedOut));
+    this.owner.settled(this);
+    this.reject(this.handler.failure(classifyFailure(err, this.timedOut)));
   }
 }
 
-/** Sends requests to one origin over a keep-alive pool. */
+/**
+ * Sends requests to one origin over a keep-alive pool. Request timeouts share one timer on the clock,
+ * armed for the earliest deadline in flight, instead of one timer set and cancelled per request.
+ */
 export class HttpTransport {
   private readonly pool: Pool;
   private readonly clock: Clock;
   readonly timeouts: HttpTimeouts;
+  private first: InFlight | undefined;
+  private last: InFlight | undefined;
+  private timer: TimerHandle | undefined;
+  private timerAt = Infinity;
+  private readonly onTimer = (): void => this.expire();
 
   constructor(origin: string, opts: HttpOptions) {
     this.clock = opts.clock;
@@ -176,15 +216,64 @@ export class HttpTransport {
 
   /** Returns the answer, or throws HttpFailure saying whether the request may have reached the venue. */
   send(req: HttpRequest): Promise<HttpAnswer> {
-    return new Promise<HttpAnswer>((resolve, reject) => {
-      const ex = new Exchange(resolve, reject);
-      ex.timer = this.clock.setTimeout(() => ex.timeout(), this.timeouts.requestMs);
+    return this.exchange(req, AS_ANSWER);
+  }
+
+  /** Returns what `handler` makes of the answer, or rejects with what it makes of the failure (one promise per request). */
+  exchange<T>(req: HttpRequest, handler: OutcomeHandler<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const ex = new Exchange<T>(this, this.clock.now() + this.timeouts.requestMs, handler, resolve, reject);
+      this.track(ex);
       this.pool.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body ?? null }, ex);
     });
   }
 
+  /** Takes a settled exchange off the list in flight. */
+  settled(ex: InFlight): void {
+    if (ex.prev === undefined && this.first !== ex) return;
+    if (ex.prev) ex.prev.next = ex.next;
+    else this.first = ex.next;
+    if (ex.next) ex.next.prev = ex.prev;
+    else this.last = ex.prev;
+    ex.prev = ex.next = undefined;
+  }
+
   /** Closes the pool; requests in flight are failed. */
   async close(): Promise<void> {
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.timerAt = Infinity;
     await this.pool.destroy();
+  }
+
+  private track(ex: InFlight): void {
+    ex.prev = this.last;
+    if (this.last) this.last.next = ex;
+    else this.first = ex;
+    this.last = ex;
+    if (ex.deadline < this.timerAt) this.arm(ex.deadline);
+  }
+
+  private arm(at: number): void {
+    this.timer?.cancel();
+    this.timerAt = at;
+    this.timer = this.clock.setTimeout(this.onTimer, at - this.clock.now());
+  }
+
+  /** Times out every request past its deadline, then re-arms for the earliest one left (none: the timer rests). */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = this.clock.now();
+    let earliest = Infinity;
+    for (let ex = this.first; ex !== undefined; ) {
+      const next = ex.next;
+      if (ex.deadline <= now) {
+        this.settled(ex);
+        ex.timeout();
+      } else if (ex.deadline < earliest) earliest = ex.deadline;
+      ex = next;
+    }
+    if (earliest < Infinity) this.arm(earliest);
   }
 }

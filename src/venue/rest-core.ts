@@ -5,9 +5,9 @@ import { redactText, silentLogger, type Logger } from '../core/logger.ts';
 import type { RateLimit } from '../model/index.ts';
 import { failureError, interpretAnswer, type RequestContext } from './answer.ts';
 import { ENDPOINTS } from './catalogue.ts';
-import { RateBudgets, type BudgetOptions, type RateLimitSpec } from './budgets.ts';
+import { RateBudgets, type BudgetOptions, type Charge, type RateLimitSpec } from './budgets.ts';
 import { chargedWeight, isSigned, type Endpoint } from './endpoint.ts';
-import { HttpFailure, HttpTransport, type HttpRequest, type HttpTimeouts } from './http.ts';
+import { HttpTransport, type HttpAnswer, type HttpFailure, type HttpRequest, type HttpTimeouts, type OutcomeHandler } from './http.ts';
 import { encodeParams, signRequest, Signer, DEFAULT_SPLIT_QUERY_KEYS, type Params, type Placement } from './signing.ts';
 
 export interface RestClientOptions {
@@ -46,6 +46,9 @@ export class RestCore {
   private readonly log: Logger;
   private offsetMs = 0;
   private readonly origin: string;
+  private readonly signedHeaders: Readonly<Record<string, string>>;
+  private readonly signedFormHeaders: Readonly<Record<string, string>>;
+  private readonly deps: OutcomeDeps;
 
   constructor(opts: RestClientOptions) {
     let origin: URL;
@@ -70,6 +73,18 @@ export class RestCore {
     this.log = opts.logger ?? silentLogger();
     this.budgets = opts.budgets instanceof RateBudgets ? opts.budgets : new RateBudgets(opts.clock, opts.budgets?.limits, opts.budgets);
     this.http = new HttpTransport(origin.origin, { clock: opts.clock, timeouts: opts.timeouts, connections: opts.connections, keepAliveMs: opts.keepAliveMs });
+    // Built once: every request of a kind sends the same header object.
+    this.signedHeaders = Object.freeze({ 'x-bh-apikey': opts.apiKey ?? '' });
+    this.signedFormHeaders = Object.freeze({ 'x-bh-apikey': opts.apiKey ?? '', ...FORM_HEADERS });
+    this.deps = {
+      budgets: this.budgets,
+      log: this.log,
+      clock: this.clock,
+      retry: async <T>(ep: Endpoint<unknown, T>, params: Params): Promise<T> => {
+        await this.syncTime();
+        return this.attempt(ep, params, false);
+      },
+    };
   }
 
   /** Keeps the key and the secret out of logs and serialisation. */
@@ -104,69 +119,117 @@ export class RestCore {
   }
 
   /** Sends one request to `ep` and returns its parsed answer; a -1021 refusal resyncs the clock and retries once. */
-  async call<P, T>(ep: Endpoint<P, T>, params: P): Promise<T> {
-    try {
-      return await this.attempt(ep, params);
-    } catch (err) {
-      if (!(err instanceof VenueError) || err.venueCode !== CODE_INVALID_TIMESTAMP || !isSigned(ep)) throw err;
-      this.log.info({ endpoint: ep.name }, 'venue said -1021: resyncing the clock and retrying once');
-      await this.syncTime();
-      return this.attempt(ep, params);
-    }
+  call<P, T>(ep: Endpoint<P, T>, params: P): Promise<T> {
+    return this.attempt(ep as Endpoint<unknown, T>, params as Params, true);
   }
 
-  private async attempt<P, T>(ep: Endpoint<P, T>, params: P): Promise<T> {
+  /** Returns the answer of one request: sent at once when the budgets have room (no promise before the request's own), else when acquire lets it. */
+  private attempt<T>(ep: Endpoint<unknown, T>, params: Params, mayRetry: boolean): Promise<T> {
     const signed = isSigned(ep);
-    if (signed && (this.signer === undefined || this.apiKey === undefined)) {
-      throw new ConfigError('apiKey', `${ep.name} is a signed endpoint (${ep.security}): the client needs apiKey and secret`);
-    }
-    await this.budgets.acquire({ weight: chargedWeight(ep), orders: ep.countsOrders ? 1 : 0, signed });
-    const req = this.build(ep, params as Params, signed);
-    const ctx = contextOf(ep, req, params as Params);
-    // The answer's debug line is built only when it is written: the hot path makes no log objects.
-    const debug = this.log.isLevelEnabled('debug');
-    const started = debug ? this.clock.now() : 0;
-    let answer;
+    const charge: Charge = { weight: chargedWeight(ep), orders: ep.countsOrders ? 1 : 0, signed };
+    let now: boolean;
     try {
-      answer = await this.http.send(req);
+      if (signed && (this.signer === undefined || this.apiKey === undefined)) {
+        throw new ConfigError('apiKey', `${ep.name} is a signed endpoint (${ep.security}): the client needs apiKey and secret`);
+      }
+      now = this.budgets.tryCharge(charge);
     } catch (err) {
-      this.budgets.answered();
-      this.log.warn({ ...ctx, err: err instanceof Error ? err.message : String(err) }, 'venue request failed');
-      throw err instanceof HttpFailure ? failureError(ep as Endpoint<unknown, unknown>, ctx, err) : err;
+      return Promise.reject(err);
     }
-    if (debug) this.log.debug({ ...ctx, status: answer.status, ms: this.clock.now() - started }, 'venue answer');
-    let value: T;
+    if (now) return this.send(ep, params, charge, mayRetry);
+    return this.budgets.acquire(charge).then(() => this.send(ep, params, charge, mayRetry));
+  }
+
+  private send<T>(ep: Endpoint<unknown, T>, params: Params, charge: Charge, mayRetry: boolean): Promise<T> {
+    let req: HttpRequest;
     try {
-      value = interpretAnswer(ep as Endpoint<unknown, T>, ctx, answer, this.budgets);
-    } finally {
-      // After interpretAnswer, so that a 429 has re-armed the pause before waiting requests are released.
-      this.budgets.answered();
+      req = this.build(ep, params, charge.signed);
+    } catch (err) {
+      return Promise.reject(err);
     }
-    this.budgets.succeeded({ weight: 0, orders: ep.countsOrders ? 1 : 0, signed });
-    return value;
+    // The answer's debug line is built only when it is written: the hot path makes no log objects.
+    const started = this.log.isLevelEnabled('debug') ? this.clock.now() : -1;
+    return this.http.exchange(req, new Outcome(this.deps, ep, params, contextOf(ep, req, params), charge, mayRetry, started));
   }
 
   private build(ep: Endpoint<unknown, unknown>, params: Params, signed: boolean): HttpRequest {
-    const headers: Record<string, string> = {};
     let query: string;
     let body: string;
     if (signed) {
-      const all: Record<string, Params[string]> = { ...params };
-      if (this.recvWindow !== undefined) all['recvWindow'] = this.recvWindow;
-      all['timestamp'] = Math.round(this.clock.now() + this.offsetMs);
-      const enc = signRequest(this.signer!, all, ep.method === 'GET' ? 'query' : this.placement, this.splitQueryKeys);
+      const placement = ep.method === 'GET' ? 'query' : this.placement;
+      const timestamp = Math.round(this.clock.now() + this.offsetMs);
+      let enc;
+      if ('timestamp' in params || 'recvWindow' in params) {
+        // A caller's own timestamp or recvWindow keeps its place and takes the client's value, as an object spread does.
+        const all: Record<string, Params[string]> = { ...params };
+        if (this.recvWindow !== undefined) all['recvWindow'] = this.recvWindow;
+        all['timestamp'] = timestamp;
+        enc = signRequest(this.signer!, all, placement, this.splitQueryKeys);
+      } else {
+        const more = this.recvWindow === undefined ? { timestamp } : { recvWindow: this.recvWindow, timestamp };
+        enc = signRequest(this.signer!, params, placement, this.splitQueryKeys, more);
+      }
       query = enc.query;
       body = enc.body;
-      headers['x-bh-apikey'] = this.apiKey!;
     } else {
       query = encodeParams(params);
       body = '';
     }
-    if (body.length > 0) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const headers = body.length > 0 ? (signed ? this.signedFormHeaders : FORM_HEADERS) : signed ? this.signedHeaders : NO_HEADERS;
     return { method: ep.method, path: query.length > 0 ? `${ep.path}?${query}` : ep.path, headers, body: body.length > 0 ? body : undefined };
   }
 }
 
+const FORM_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/x-www-form-urlencoded' });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** What every request's Outcome shares with its client. */
+interface OutcomeDeps {
+  readonly budgets: RateBudgets;
+  readonly log: Logger;
+  readonly clock: Clock;
+  /** Resyncs the clock and sends the request once more (after a -1021). */
+  readonly retry: <T>(ep: Endpoint<unknown, T>, params: Params) => Promise<T>;
+}
+
+/** Turns the HTTP outcome of one request into its value or typed error, keeping the budgets told. */
+class Outcome<T> implements OutcomeHandler<T> {
+  constructor(
+    private readonly d: OutcomeDeps,
+    private readonly ep: Endpoint<unknown, T>,
+    private readonly params: Params,
+    private readonly ctx: RequestContext,
+    private readonly charge: Charge,
+    private readonly mayRetry: boolean,
+    private readonly started: number,
+  ) {}
+
+  answer(answer: HttpAnswer): T | Promise<T> {
+    const d = this.d;
+    if (this.started >= 0) d.log.debug({ ...this.ctx, status: answer.status, ms: d.clock.now() - this.started }, 'venue answer');
+    let value: T;
+    try {
+      value = interpretAnswer(this.ep, this.ctx, answer, d.budgets);
+    } catch (err) {
+      // After interpretAnswer, so that a 429 has re-armed the pause before waiting requests are released.
+      d.budgets.answered();
+      if (this.mayRetry && this.charge.signed && err instanceof VenueError && err.venueCode === CODE_INVALID_TIMESTAMP) {
+        d.log.info({ endpoint: this.ep.name }, 'venue said -1021: resyncing the clock and retrying once');
+        return d.retry(this.ep, this.params);
+      }
+      throw err;
+    }
+    d.budgets.answered();
+    d.budgets.succeeded(this.charge);
+    return value;
+  }
+
+  failure(f: HttpFailure): unknown {
+    this.d.budgets.answered();
+    this.d.log.warn({ ...this.ctx, err: f.message }, 'venue request failed');
+    return failureError(this.ep as Endpoint<unknown, unknown>, this.ctx, f);
+  }
+}
 function contextOf(ep: Endpoint<unknown, unknown>, req: HttpRequest, params: Params): RequestContext {
   const id = params['clientOrderId'] ?? params['newClientOrderId'] ?? params['origClientOrderId'];
   const ctx: RequestContext = { endpoint: ep.name, method: ep.method, path: req.path.includes('signature') ? redactText(req.path) : req.path };

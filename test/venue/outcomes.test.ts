@@ -47,6 +47,18 @@ describe('outcomes of failed requests', () => {
     expect(sentTo(NEW_ORDER)).toBe(1);
   });
 
+  it('each request times out at its own deadline, also when an earlier request armed the timeout timer', async () => {
+    await client.time();
+    await clock.advance(1_000);
+    server.fail(NEW_ORDER, { kind: 'hang' });
+    const result = client.newSpotOrder(SPOT_ORDER).catch((e: unknown) => e);
+    await server.waitForRequests(2);
+    await clock.advance(1_999);
+    expect(await Promise.race([result, Promise.resolve('pending')])).toBe('pending');
+    await clock.advance(1);
+    expect(await result).toBeInstanceOf(UnknownOutcomeError);
+  });
+
   it('a placement whose connection drops after sending is an unknown outcome, sent once', async () => {
     server.fail(NEW_ORDER, { kind: 'drop' });
     const err = await client.newSpotOrder(SPOT_ORDER).catch((e: unknown) => e);

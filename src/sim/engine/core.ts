@@ -2,6 +2,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { ASK, BID } from '../book/order-book.ts';
 import { fmtAmount, type Amount } from '../ledger/amount.ts';
+import { ChunkList } from '../ledger/chunk-list.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { EventLog, type SimEventBody } from './events.ts';
 import { IdSequence } from './ids.ts';
@@ -27,7 +28,7 @@ export const DEFAULT_KEEP_FINISHED = 100_000;
  * a lookup is a 15-digit scan and an array read, and registering an order is a push, not a map insert.
  */
 export class OrderIndex {
-  private readonly slots: (SimOrder | undefined)[] = [];
+  private readonly slots = new ChunkList<SimOrder | undefined>();
   private n = 0;
 
   constructor(private readonly ids: IdSequence) {}
@@ -35,8 +36,8 @@ export class OrderIndex {
   /** Returns the order of `orderId`, or undefined. */
   get(orderId: string): SimOrder | undefined {
     const off = this.ids.offsetOf(orderId);
-    if (off < 0) return undefined;
-    const o = this.slots[off];
+    if (off < 0 || off >= this.slots.length) return undefined;
+    const o = this.slots.at(off);
     return o !== undefined && o.orderId === orderId ? o : undefined;
   }
 
@@ -45,15 +46,16 @@ export class OrderIndex {
     const off = this.ids.offsetOf(o.orderId);
     if (off < 0) throw new Error(`order id ${o.orderId} is not one of the engine's`);
     while (this.slots.length < off) this.slots.push(undefined);
-    this.slots[off] = o;
+    if (off === this.slots.length) this.slots.push(o);
+    else this.slots.set(off, o);
     this.n++;
   }
 
   /** Forgets an order. */
   delete(o: SimOrder): void {
     const off = this.ids.offsetOf(o.orderId);
-    if (off >= 0 && this.slots[off] === o) {
-      this.slots[off] = undefined;
+    if (off >= 0 && off < this.slots.length && this.slots.at(off) === o) {
+      this.slots.set(off, undefined);
       this.n--;
     }
   }
@@ -65,7 +67,10 @@ export class OrderIndex {
 
   /** Returns the kept orders in id order. */
   *values(): Generator<SimOrder> {
-    for (const o of this.slots) if (o !== undefined) yield o;
+    for (let i = 0; i < this.slots.length; i++) {
+      const o = this.slots.at(i);
+      if (o !== undefined) yield o;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 /** One account's own trades kept in columns (no object per execution), read back as OwnTrade records by the my-trades queries. */
 import type { Amount } from '../ledger/amount.ts';
+import { ChunkList } from '../ledger/chunk-list.ts';
 import type { IdSequence } from './ids.ts';
 import type { SimOrder } from './order.ts';
 
@@ -23,8 +24,8 @@ export class TradeLog {
    */
   private nums = new Float64Array(4 * 64);
   private n = 0;
-  private readonly orders: SimOrder[] = [];
-  private readonly fees: Amount[] = [];
+  private readonly orders = new ChunkList<SimOrder>();
+  private readonly fees = new ChunkList<Amount>();
 
   constructor(private readonly keep: number) {}
 
@@ -51,8 +52,8 @@ export class TradeLog {
       const k = this.n - this.keep;
       this.nums.copyWithin(0, 4 * k, 4 * this.n);
       this.n -= k;
-      this.orders.splice(0, k);
-      this.fees.splice(0, k);
+      this.orders.dropFront(k);
+      this.fees.dropFront(k);
     }
   }
 
@@ -61,26 +62,26 @@ export class TradeLog {
     const out: [number, string, number, number, number, string, boolean][] = [];
     for (let i = 0; i < this.n; i++) {
       const lm = this.nums[4 * i + 3]!;
-      out.push([this.nums[4 * i]!, this.orders[i]!.orderId, this.nums[4 * i + 1]!, this.nums[4 * i + 2]!, Math.floor(lm / 2), this.fees[i]!.toString(), lm % 2 === 1]);
+      out.push([this.nums[4 * i]!, this.orders.at(i).orderId, this.nums[4 * i + 1]!, this.nums[4 * i + 2]!, Math.floor(lm / 2), this.fees.at(i).toString(), lm % 2 === 1]);
     }
     return out;
   }
 
   /** Returns the orders the kept executions belong to. */
   ordersHeld(): readonly SimOrder[] {
-    return this.orders.slice(0, this.n);
+    return this.orders.toArray();
   }
 
   /** Returns the executions whose order passes `pred`, oldest first, with their trade ids from `ids`. */
   list(ids: IdSequence, pred: (o: SimOrder) => boolean = () => true): OwnTrade[] {
     const out: OwnTrade[] = [];
     for (let i = 0; i < this.n; i++) {
-      const order = this.orders[i]!;
+      const order = this.orders.at(i);
       if (!pred(order)) continue;
       const lm = this.nums[4 * i + 3]!;
       out.push({
         tradeId: ids.idAt(this.nums[4 * i]!), order, time: this.nums[4 * i + 1]!, price: this.nums[4 * i + 2]!, lots: Math.floor(lm / 2),
-        fee: this.fees[i]!, feeAsset: order.feeAsset, isMaker: lm % 2 === 1,
+        fee: this.fees.at(i), feeAsset: order.feeAsset, isMaker: lm % 2 === 1,
       });
     }
     return out;

@@ -1,5 +1,6 @@
 /** One account's kept balance-flow entries in columns (numbers unboxed, no object per entry), because a busy venue writes several per fill and keeps them for the balance-flow endpoint. */
 import type { Amount } from './amount.ts';
+import { ChunkList } from './chunk-list.ts';
 import { FLOW_TYPES, type AccountId, type FlowEntry, type FlowType } from './types.ts';
 
 /** Flow types by code (their position in FLOW_TYPES). */
@@ -29,7 +30,7 @@ export class FlowLog {
    */
   private nums = new Float64Array(3 * 64);
   private n = 0;
-  private readonly sizes: Amount[] = [];
+  private readonly sizes = new ChunkList<Amount>();
   /** Per asset code: the total before the oldest kept entry. */
   private readonly base = new Map<number, Amount>();
 
@@ -62,7 +63,7 @@ export class FlowLog {
     }
     this.nums.copyWithin(0, 3 * k, 3 * this.n);
     this.n -= k;
-    this.sizes.splice(0, k);
+    this.sizes.dropFront(k);
   }
 
   private code(i: number): number {
@@ -74,7 +75,8 @@ export class FlowLog {
   }
 
   private changeAt(i: number): Amount {
-    return this.code(i) % 2 === 1 ? -this.sizes[i]! : this.sizes[i]!;
+    const size = this.sizes.at(i);
+    return this.code(i) % 2 === 1 ? -size : size;
   }
 
   /** Returns the entries (of one asset code, or all when `assetCode` is negative) as FlowEntries, oldest first. */

@@ -297,8 +297,11 @@ export class EngineCore {
   finish(inst: SimInstrument | undefined, traded: boolean): void {
     if (!this.log.active) {
       inst?.book.clearTouched();
-      this.touchedAccounts.length = 0;
-      this.touchedAssets.length = 0;
+      // touch() records nothing while events are off: the lists are empty unless events were just turned off.
+      if (this.touchedAccounts.length !== 0) {
+        this.touchedAccounts.length = 0;
+        this.touchedAssets.length = 0;
+      }
       return;
     }
     if (inst) {

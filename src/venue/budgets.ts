@@ -153,9 +153,10 @@ export class RateBudgets {
    * budget has room); returns false, charging nothing, when it has to go through acquire. Throws BannedError during a ban.
    */
   tryCharge(charge: Charge): boolean {
-    this.throwIfBanned(charge);
-    if (this.queue.length > 0 || this.waitFor(charge).ms > 0) return false;
-    this.charge(charge);
+    const now = this.clock.now();
+    this.throwIfBanned(charge, now);
+    if (this.queue.length > 0 || this.waitFor(charge, now).ms > 0) return false;
+    this.charge(charge, now);
     return true;
   }
 
@@ -221,14 +222,13 @@ export class RateBudgets {
     for (const w of this.queue.splice(0)) w.reject(err);
   }
 
-  private throwIfBanned(charge: Charge): void {
-    if (charge.signed && this.banEnd > this.clock.now()) {
+  private throwIfBanned(charge: Charge, now = this.clock.now()): void {
+    if (charge.signed && this.banEnd > now) {
       throw new BannedError(`IP banned by the venue (HTTP 418) until ${this.banEnd}`, this.banEnd);
     }
   }
 
-  private waitFor(charge: Charge): { ms: number; budget: string } {
-    const now = this.clock.now();
+  private waitFor(charge: Charge, now = this.clock.now()): { ms: number; budget: string } {
     // While a probe is out, wait for its answer (answered() pumps); a probe never answered frees the rest after PROBE_MS.
     if (this.probe === 'inflight') {
       if (now - this.probeAt < PROBE_MS) return { ms: PROBE_MS - (now - this.probeAt), budget: 'REQUEST_WEIGHT (probe after 429 in flight)' };
@@ -253,8 +253,7 @@ export class RateBudgets {
     return { ms, budget };
   }
 
-  private charge(charge: Charge): void {
-    const now = this.clock.now();
+  private charge(charge: Charge, now = this.clock.now()): void {
     if (this.probe === 'armed') {
       this.probe = 'inflight';
       this.probeAt = now;

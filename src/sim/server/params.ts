@@ -1,4 +1,5 @@
 /** Request parameters from the query string and the form body (the query wins), and the texts a signature may cover. */
+import { isAscii } from 'node:buffer';
 import { ApiError, apiError } from './errors.ts';
 
 /** The parameters of one request and the raw texts they came from. */
@@ -106,6 +107,8 @@ export function parseParams(query: string, body: string): RequestParams {
 /** Returns the bytes of a body as UTF-8 text; throws -1100 when they are not valid UTF-8. */
 export function bodyText(bytes: Buffer): string {
   if (bytes.length === 0) return '';
+  // A form body is almost always ASCII: then every byte is its character, and there is no BOM for the decoder to drop.
+  if (isAscii(bytes)) return bytes.toString('latin1');
   try {
     return UTF8.decode(bytes);
   } catch {

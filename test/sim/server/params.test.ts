@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/sim/server/errors.ts';
-import { parseParams } from '../../../src/sim/server/params.ts';
+import { bodyText, parseParams } from '../../../src/sim/server/params.ts';
 
 const SIG = 'signature=5f2750ad7589d1d40757a55342e621a44037dad23b5128cc70e18ec1d1c3f4c6';
 
@@ -54,5 +54,14 @@ describe('request parameters of the venue server', () => {
     expect(codeOf(() => parseParams('', '%E2%82=1'))).toBe(-1100);
     expect(codeOf(() => parseParams('', `a=${'x'.repeat(1025)}`))).toBe(-1130);
     expect(codeOf(() => parseParams('', `a=${'x'.repeat(1024)}`))).toBeUndefined();
+  });
+});
+
+describe('form body text', () => {
+  it('reads ASCII and UTF-8 bodies as sent and refuses bytes that are not UTF-8 (-1100)', () => {
+    expect(bodyText(Buffer.from('symbol=ETHBTC&quantity=1'))).toBe('symbol=ETHBTC&quantity=1');
+    expect(bodyText(Buffer.from('newClientOrderId=café'))).toBe('newClientOrderId=café');
+    expect(bodyText(Buffer.alloc(0))).toBe('');
+    expect(codeOf(() => bodyText(Buffer.from([0x61, 0x3d, 0xff, 0xfe])))).toBe(-1100);
   });
 });

@@ -41,9 +41,8 @@ export class OrderIndex {
     return o !== undefined && o.orderId === orderId ? o : undefined;
   }
 
-  /** Adds an order whose id came from the sequence. */
-  add(o: SimOrder): void {
-    const off = this.ids.offsetOf(o.orderId);
+  /** Adds an order whose id came from the sequence; `off` is its id's offset when the caller knows it. */
+  add(o: SimOrder, off = this.ids.offsetOf(o.orderId)): void {
     if (off < 0) throw new Error(`order id ${o.orderId} is not one of the engine's`);
     while (this.slots.length < off) this.slots.push(undefined);
     if (off === this.slots.length) this.slots.push(o);
@@ -164,9 +163,12 @@ export class EngineCore {
     return own !== undefined && own.accountId === accountId && own.clientOrderId === clientOrderId ? own : undefined;
   }
 
-  /** Registers a new order in every index, and forgets the oldest finished orders of its account beyond `keepFinished`. */
+  /**
+   * Registers a new order in every index, and forgets the oldest finished orders of its account beyond
+   * `keepFinished`. The order's id is the one last taken from `orderIds` (placement takes it just before).
+   */
   register(o: SimOrder): void {
-    this.orders.add(o);
+    this.orders.add(o, this.orderIds.count - 1);
     if (o.clientOrderId !== o.orderId) {
       let m = this.byClientId.get(o.accountId);
       if (!m) {

@@ -147,7 +147,7 @@ function median(xs: number[]): number {
 /** Prints both throughputs and the ratio: the median of five alternating runs of each (a shared machine varies run to run), so neither side always runs on the other's garbage. */
 export async function run(): Promise<void> {
   const ops = workload(20200927);
-  console.log(`bench engine: ${OPS} ops, mix: ${mix(ops)}`);
+  console.log(`engine workload: ${OPS} ops, mix: ${mix(ops)}`);
   console.log('  ours = SimVenue spot: string params parsed and validated, funds locked, every fill settled with fees in the ledger, balances checked conserved at the end');
   // One warm-up pass each on a shorter prefix so both run JIT-compiled.
   runOurs(ops.slice(0, 20_000), true);

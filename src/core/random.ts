@@ -33,6 +33,11 @@ export class Rng {
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 
+  /** Returns an exponentially distributed sample with the given mean (waiting times of a Poisson process). */
+  exponential(mean: number): number {
+    return -Math.log(1 - this.next()) * mean;
+  }
+
   /** Returns one element of `xs`. */
   pick<T>(xs: readonly T[]): T {
     return xs[Math.floor(this.next() * xs.length)]!;

@@ -3,7 +3,7 @@ import { ParseError } from '../core/errors.ts';
 import type {
   ContractOrderStatus, ContractOrderType, ContractSide, KlineInterval, PositionSide, SpotNewOrderType, SpotOrderStatus, SpotSide,
 } from './enums.ts';
-import type { Level } from './market.ts';
+import type { Candle, Level } from './market.ts';
 
 // Every event carries `ts` (the venue's time, epoch ms; the receive time when the venue sends none)
 // and `recvTs` (the local clock's time when the payload arrived). Decimals stay the venue's strings:
@@ -69,16 +69,10 @@ export interface TradeEvent extends Timed {
 }
 
 /** One candle; `closed` is false while the interval is still open. */
-export interface KlineEvent extends Timed {
+export interface KlineEvent extends Timed, Candle {
   readonly kind: 'kline';
   readonly symbol: string;
   readonly interval: KlineInterval;
-  readonly openTime: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
   readonly closed: boolean;
 }
 

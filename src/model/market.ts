@@ -31,13 +31,17 @@ export interface Depth {
   readonly asks: readonly Level[];
 }
 
-export interface Kline {
+/** The open time and the prices and base volume of one candle, as every kline shape carries them. */
+export interface Candle {
   readonly openTime: number;
   readonly open: string;
   readonly high: string;
   readonly low: string;
   readonly close: string;
   readonly volume: string;
+}
+
+export interface Kline extends Candle {
   /** 0 on real servers. */
   readonly closeTime: number;
   readonly quoteVolume: string;

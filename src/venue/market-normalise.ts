@@ -7,6 +7,7 @@ import {
   type KlineEvent,
 } from '../model/events.ts';
 import type { KlineInterval } from '../model/enums.ts';
+import type { Candle } from '../model/market.ts';
 import type { IndexTick, RealtimeTick, TradeTick } from '../model/marketstream.ts';
 import type { EventSink } from './ws-connection.ts';
 
@@ -17,14 +18,7 @@ export function compareIds(a: string, b: string): -1 | 0 | 1 {
 }
 
 /** The values of one candle as either transport gives them. */
-export interface CandleValues {
-  readonly openTime: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
-}
+export type CandleValues = Candle;
 
 interface OpenCandle {
   values: CandleValues;

@@ -115,7 +115,7 @@ export class MarketAgents {
   /** Sends one noise order on a random symbol and schedules the next after an exponential wait. */
   private scheduleTake(): void {
     const mean = this.cfg.takerEveryMs ?? 700;
-    const wait = Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * mean));
+    const wait = Math.max(1, Math.round(this.rng.exponential(mean)));
     this.takeTimer = this.venue.clock.setTimeout(() => {
         const q = this.rng.pick(this.quoted);
         const lots = Math.max(q.inst.minQty, minLotsAt(q.inst, q.ref.ticks())) * this.rng.int(1, 20);

@@ -1,5 +1,6 @@
 /** The simulated venue's single ordered event log: every change as one immutable event with a sequence and the clock time, published synchronously. */
 import { createHash } from 'node:crypto';
+import type { Candle } from '../../model/market.ts';
 
 /** A spot or contract order's state after a change (decimals as venue strings, ids as strings). */
 export interface OrderEventBody {
@@ -83,16 +84,10 @@ export interface TradeEventBody {
 }
 
 /** The current 1m kline of a symbol after trades (other intervals are read with `klines`). */
-export interface KlineEventBody {
+export interface KlineEventBody extends Candle {
   readonly type: 'kline';
   readonly symbol: string;
   readonly interval: '1m';
-  readonly openTime: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
 }
 
 /** The rolling 24h ticker of a symbol after trades. */

@@ -48,14 +48,7 @@ export interface KlineTick {
 }
 
 /** A realtimes (24h ticker) element; `t` arrives as a string here. */
-export interface RealtimeTick {
-  readonly time: number;
-  readonly symbol: string;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
+export interface RealtimeTick extends KlineTick {
   readonly quoteVolume: string;
   /** Change ratio `m`, where sent. */
   readonly change?: string;
@@ -149,17 +142,8 @@ export function parseKlineTick(raw: unknown, path = 'kline'): KlineTick {
 /** Returns a realtimes (24h ticker) element. */
 export function parseRealtimeTick(raw: unknown, path = 'realtimes'): RealtimeTick {
   const o = asObject(raw, path);
-  return {
-    time: reqTime(o, 't', path),
-    symbol: reqString(o, 's', path),
-    open: reqDecimal(o, 'o', path),
-    high: reqDecimal(o, 'h', path),
-    low: reqDecimal(o, 'l', path),
-    close: reqDecimal(o, 'c', path),
-    volume: reqDecimal(o, 'v', path),
-    quoteVolume: reqDecimal(o, 'qv', path),
-    change: optDecimal(o, 'm', path),
-  };
+  // Same t/s/o/h/l/c/v fields as a kline element; realtimes arrive about once a second, so the spread is not on a hot path.
+  return { ...parseKlineTick(o, path), quoteVolume: reqDecimal(o, 'qv', path), change: optDecimal(o, 'm', path) };
 }
 
 /** Returns an index element. */

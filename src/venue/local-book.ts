@@ -5,7 +5,7 @@ import { parseScaled, scaleOf, toUnits } from '../core/fixed.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { depthSnapshotEvent, depthUpdateEvent } from '../model/events.ts';
 import type { Level } from '../model/market.ts';
-import { isRemoval } from '../model/marketstream.ts';
+import { isRemoval, type DepthTick } from '../model/marketstream.ts';
 import type { EventSink } from './ws-connection.ts';
 
 // Invariants, checked or restored on every call:
@@ -28,12 +28,7 @@ export interface BookSnapshot {
 }
 
 /** One diffDepth element. */
-export interface BookDiff {
-  readonly version: string;
-  readonly time: number;
-  readonly bids: readonly Level[];
-  readonly asks: readonly Level[];
-}
+export type BookDiff = Omit<DepthTick, 'symbol'>;
 
 export interface LocalBookOptions {
   readonly symbol: string;

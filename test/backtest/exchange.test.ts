@@ -1,0 +1,208 @@
+// Hand-built scenarios of the backtest exchange with known answers: queue position, takers, latency, rules.
+import { describe, expect, it } from 'vitest';
+import { constantLatency } from '../../src/backtest/exchange/latency.ts';
+import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
+import { harness, limit } from './fixtures.ts';
+
+const P = 800_000; // 8000.00 in ticks of 0.01
+
+describe('queue position', () => {
+  it('risk-averse: a resting bid behind 5 lots fills only after 5 lots have traded at its price', () => {
+    const h = harness({ queue: riskAverse });
+    h.at({ kind: 'depth', time: 1, side: 0, priceTicks: P, lots: 5 });
+    h.ex.submit(limit('b1', 'BUY_OPEN', P, 2));
+    h.clock.advanceToSync(2);
+    expect(h.ex.openOrders()[0]!.ahead).toBe(5);
+    // Cancels ahead and behind change nothing under this model while the level stays above the size ahead.
+    h.at({ kind: 'depth', time: 3, side: 0, priceTicks: P, lots: 9 });
+    h.at({ kind: 'depth', time: 4, side: 0, priceTicks: P, lots: 6 });
+    for (let i = 0; i < 5; i++) {
+      h.at({ kind: 'trade', time: 10 + i, priceTicks: P, lots: 1, takerSide: 1 });
+      h.at({ kind: 'depth', time: 10 + i, side: 0, priceTicks: P, lots: 5 - i });
+    }
+    expect(h.fills()).toEqual([]);
+    expect(h.ex.openOrders()[0]!.ahead).toBe(0);
+    // The next lot traded at the price is ours.
+    h.at({ kind: 'trade', time: 20, priceTicks: P, lots: 1, takerSide: 1 });
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots, r.isMaker, r.status])).toEqual([[P, 1, true, 'PARTIALLY_FILLED']]);
+    // A trade below the bid trades through it: the rest fills at the bid's price.
+    h.at({ kind: 'trade', time: 21, priceTicks: P - 1, lots: 1, takerSide: 1 });
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots, r.status])).toEqual([[P, 1, 'PARTIALLY_FILLED'], [P, 1, 'FILLED']]);
+  });
+
+  it('a trade larger than the size ahead fills the excess at once (partial fill)', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P, lots: 5 });
+    h.ex.submit(limit('s1', 'SELL_OPEN', P, 4));
+    h.at({ kind: 'trade', time: 2, priceTicks: P, lots: 7, takerSide: 0 });
+    expect(h.fills().map((r) => [r.lastLots, r.leavesLots])).toEqual([[2, 2]]);
+  });
+
+  it('probabilistic: cancels behind do not advance the order, cancels ahead do in expectation', () => {
+    // Five lots ahead, then ten join behind.
+    const setup = (queue = powerQueue(2)) => {
+      const h = harness({ queue });
+      h.at({ kind: 'depth', time: 1, side: 0, priceTicks: P, lots: 5 });
+      h.ex.submit(limit('b1', 'BUY_OPEN', P, 1));
+      h.at({ kind: 'depth', time: 2, side: 0, priceTicks: P, lots: 15 });
+      return h;
+    };
+    // One lot cancelled: it was behind with p = f(10) / (f(10) + f(5)); the order advances by 1 − p.
+    const pow = setup();
+    pow.at({ kind: 'depth', time: 3, side: 0, priceTicks: P, lots: 14 });
+    expect(pow.ex.openOrders()[0]!.ahead).toBeCloseTo(5 - (1 - 100 / 125), 12); // 4.8
+    const log = setup(logQueue);
+    log.at({ kind: 'depth', time: 3, side: 0, priceTicks: P, lots: 14 });
+    const p = Math.log(11) / (Math.log(11) + Math.log(6));
+    expect(log.ex.openOrders()[0]!.ahead).toBeCloseTo(5 - (1 - p), 12); // 4.5724
+    // The same cancel under risk-averse does not move it.
+    const ra = setup(riskAverse);
+    ra.at({ kind: 'depth', time: 3, side: 0, priceTicks: P, lots: 14 });
+    expect(ra.ex.openOrders()[0]!.ahead).toBe(5);
+
+    // At the front (all ahead traded), cancels of everything behind leave it at the front, no fill without a trade.
+    const front = setup();
+    for (let i = 0; i < 5; i++) front.at({ kind: 'trade', time: 4 + i, priceTicks: P, lots: 1, takerSide: 1 });
+    front.at({ kind: 'depth', time: 10, side: 0, priceTicks: P, lots: 10 });
+    front.at({ kind: 'depth', time: 11, side: 0, priceTicks: P, lots: 1 });
+    expect(front.ex.openOrders()[0]!.ahead).toBe(0);
+    expect(front.fills()).toEqual([]);
+
+    // With nothing behind, every cancel was ahead: it advances lot for lot.
+    const back = harness({ queue: powerQueue(2) });
+    back.at({ kind: 'depth', time: 1, side: 0, priceTicks: P, lots: 5 });
+    back.ex.submit(limit('b1', 'BUY_OPEN', P, 1));
+    back.at({ kind: 'depth', time: 2, side: 0, priceTicks: P, lots: 2 });
+    expect(back.ex.openOrders()[0]!.ahead).toBeCloseTo(2, 12);
+    // A trade that also shows as a level decrease is counted once: 2 traded, level 2 → 0, the order is at the front with 0 ahead, not −2.
+    back.at({ kind: 'trade', time: 3, priceTicks: P, lots: 2, takerSide: 1 });
+    back.at({ kind: 'depth', time: 3, side: 0, priceTicks: P, lots: 0 });
+    expect(back.fills()).toEqual([]);
+    expect(back.ex.openOrders()[0]!.ahead).toBeCloseTo(0, 12);
+  });
+
+  it('in expectation: over many seeded random cancel sequences the estimate tracks the true mean position', () => {
+    // Ground truth: each cancelled lot is drawn uniformly from the queue, so P(behind) = back / (front + back): the power model with n = 1.
+    const model = powerQueue(1);
+    let trueSum = 0;
+    let rngState = 7;
+    const rand = (): number => ((rngState = (rngState * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const runs = 4000;
+    for (let r = 0; r < runs; r++) {
+      let front = 6;
+      let back = 9;
+      for (let k = 0; k < 5; k++) {
+        if (rand() < back / (front + back)) back--;
+        else front--;
+      }
+      trueSum += front;
+    }
+    const q = { ahead: 6, tradedSinceDepth: 0 };
+    for (let k = 0; k < 5; k++) model.depth(q, 15 - k, 14 - k);
+    expect(Math.abs(q.ahead - trueSum / runs)).toBeLessThan(0.1);
+  });
+});
+
+describe('takers', () => {
+  it('walk the recorded levels and never take the same liquidity twice until the level changes', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P + 1, lots: 2 });
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P + 2, lots: 3 });
+    h.ex.submit(limit('t1', 'BUY_OPEN', P + 2, 4, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(2);
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots, r.isMaker])).toEqual([[P + 1, 2, false], [P + 2, 2, false]]);
+    h.ex.submit(limit('t2', 'BUY_OPEN', P + 2, 4, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(3);
+    const second = h.reports.filter((r) => r.clientOrderId === 't2');
+    expect(second.filter((r) => r.execType === 'TRADE').map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P + 2, 1]]);
+    expect(second.at(-1)!.execType).toBe('EXPIRED');
+    // The recording shows the level again: it can be taken again.
+    h.at({ kind: 'depth', time: 4, side: 1, priceTicks: P + 1, lots: 2 });
+    h.ex.submit(limit('t3', 'BUY_OPEN', P + 1, 5, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(5);
+    expect(h.reports.filter((r) => r.clientOrderId === 't3' && r.execType === 'TRADE').map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P + 1, 2]]);
+  });
+
+  it('FOK takes all or nothing; a GTC remainder rests at its limit', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P + 1, lots: 2 });
+    h.ex.submit(limit('f', 'BUY_OPEN', P + 1, 3, { timeInForce: 'FOK' }));
+    h.ex.submit(limit('g', 'BUY_OPEN', P + 1, 3));
+    h.clock.advanceToSync(1);
+    expect(h.reports.filter((r) => r.clientOrderId === 'f').map((r) => r.execType)).toEqual(['NEW', 'EXPIRED']);
+    expect(h.reports.filter((r) => r.clientOrderId === 'g').map((r) => [r.execType, r.lastLots])).toEqual([['NEW', 0], ['TRADE', 2]]);
+    expect(h.ex.openOrders()).toMatchObject([{ clientOrderId: 'g', leavesLots: 1, limitTicks: P + 1 }]);
+  });
+});
+
+describe('latency', () => {
+  const scenario = (entryMs: number) => {
+    const h = harness({ latency: constantLatency(entryMs, 3) });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 1, lots: 2 });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 5, lots: 2 });
+    h.ex.submit(limit('t', 'BUY_OPEN', P + 5, 2, { timeInForce: 'IOC' }));
+    // Someone else takes the best ask at t = 5.
+    h.at({ kind: 'depth', time: 5, side: 1, priceTicks: P + 1, lots: 0 });
+    h.clock.advanceToSync(100);
+    return h.fills();
+  };
+
+  it('entry latency moves a fill that would otherwise happen', () => {
+    const fast = scenario(0);
+    expect(fast.map((r) => [r.lastPriceTicks, r.exchTime, r.localTime])).toEqual([[P + 1, 0, 3]]);
+    const slow = scenario(10);
+    expect(slow.map((r) => [r.lastPriceTicks, r.exchTime, r.localTime])).toEqual([[P + 5, 10, 13]]);
+  });
+});
+
+describe('rules of the simulated venue', () => {
+  it('refuses with the venue codes and leaves nothing behind', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 1, lots: 2 });
+    h.ex.submit(limit('m', 'BUY_OPEN', P + 1, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.ex.submit(limit('q', 'BUY_OPEN', P, 100_001));
+    h.ex.submit(limit('p', 'BUY_OPEN', 10_000_001, 1));
+    h.ex.submit(limit('s', 'BUY_OPEN', P, 1, { type: 'STOP' }));
+    h.ex.submit(limit('ok', 'BUY_OPEN', P, 1));
+    h.ex.submit(limit('ok', 'BUY_OPEN', P, 1));
+    h.ex.cancel('nope');
+    h.clock.advanceToSync(1);
+    expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([
+      ['m', 'REJECTED', -1158], ['q', 'REJECTED', -1135], ['p', 'REJECTED', -1132], ['s', 'REJECTED', -1105],
+      ['ok', 'NEW', 0], ['ok', 'REJECTED', -1141], ['nope', 'REJECTED', -2013],
+    ]);
+    expect(h.ex.openOrders().map((o) => o.clientOrderId)).toEqual(['ok']);
+  });
+
+  it('a STOP waits for its trigger, then works as a limit; OPPONENT prices from the recorded book', () => {
+    const h = harness();
+    h.at({ kind: 'trade', time: 0, priceTicks: P, lots: 1, takerSide: 0 });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 20, lots: 5 });
+    h.ex.submit(limit('stop', 'BUY_OPEN', P + 30, 2, { type: 'STOP', triggerTicks: P + 10 }));
+    h.at({ kind: 'trade', time: 1, priceTicks: P + 5, lots: 1, takerSide: 0 });
+    expect(h.fills()).toEqual([]);
+    h.at({ kind: 'trade', time: 2, priceTicks: P + 10, lots: 1, takerSide: 0 });
+    expect(h.reports.map((r) => [r.execType, r.lastPriceTicks])).toEqual([['NEW', 0], ['TRIGGERED', 0], ['TRADE', P + 20]]);
+    h.ex.submit(limit('opp', 'BUY_OPEN', 0, 1, { priceType: 'OPPONENT' }));
+    h.clock.advanceToSync(3);
+    expect(h.reports.at(-1)).toMatchObject({ clientOrderId: 'opp', execType: 'TRADE', lastPriceTicks: P + 20 });
+  });
+
+  it('a cancel reaches the exchange after the entry latency: a fill in between wins', () => {
+    const h = harness({ latency: constantLatency(5, 0) });
+    h.at({ kind: 'depth', time: 0, side: 0, priceTicks: P, lots: 0 });
+    h.ex.submit(limit('b', 'BUY_OPEN', P, 1));
+    h.clock.advanceToSync(5);
+    h.ex.cancel('b');
+    h.at({ kind: 'trade', time: 7, priceTicks: P, lots: 1, takerSide: 1 });
+    h.clock.advanceToSync(20);
+    expect(h.reports.map((r) => [r.execType, r.status, r.code])).toEqual([['NEW', 'NEW', 0], ['TRADE', 'FILLED', 0], ['REJECTED', 'FILLED', -1139]]);
+  });
+
+  it('forgets finished orders beyond its bound', () => {
+    const h = harness();
+    for (let i = 0; i < 50; i++) h.ex.submit(limit(`x${i}`, 'BUY_OPEN', P, 1, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(1);
+    expect(h.ex.remembered).toBeLessThanOrEqual(20_000);
+  });
+});

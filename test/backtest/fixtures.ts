@@ -24,8 +24,8 @@ export function spotInstrument(symbol = 'ETHUSDT'): SimInstrument {
 }
 
 /** An exchange on a VirtualClock at t = 0 that collects its reports; `at` feeds a recorded event at its exchange time. */
-export function harness(opts: { queue?: QueueModel; latency?: LatencyModel; account?: ExchangeAccount; inst?: SimInstrument; start?: number } = {}) {
-  const clock = new VirtualClock(opts.start ?? 0);
+export function harness(opts: { queue?: QueueModel; latency?: LatencyModel; account?: ExchangeAccount; inst?: SimInstrument; clock?: VirtualClock } = {}) {
+  const clock = opts.clock ?? new VirtualClock(0);
   const reports: ExecutionReport[] = [];
   const ex = new BacktestExchange({
     clock,

@@ -25,6 +25,8 @@ export interface ExchangeAccount {
   fill(o: AccountOrder, priceTicks: number, lots: number, isMaker: boolean): FillSettlement;
   /** Frees what is left of the order's reservation (on cancel, expiry, or after its last fill). */
   release(o: AccountOrder): void;
+  /** Takes a new mark price (decimal text); returns the position sides it liquidated (their close orders end). */
+  onMark?(price: string): readonly ('LONG' | 'SHORT')[];
 }
 
 /** An account that holds nothing and charges no fee (for scenario runs that only look at fills). */

@@ -136,6 +136,7 @@ export class BacktestExchange {
         this.onTrade(ev.priceTicks, ev.lots, ev.takerSide);
         break;
       case 'mark':
+        this.onMark(ev.price);
         break;
       default:
         throw new Error(`unknown recorded event ${JSON.stringify(ev satisfies never)}`);
@@ -163,6 +164,17 @@ export class BacktestExchange {
         this.book.take(bookSide, price, lots);
         this.execute(x, p, lots, true);
       }
+    }
+  }
+
+  private onMark(price: string): void {
+    const liquidated = this.account.onMark?.(price) ?? [];
+    if (liquidated.length === 0) return;
+    // A liquidated position's close orders have nothing left to close.
+    for (const x of [...this.byClientId.values()]) {
+      if (!x.active) continue;
+      const s = x.req.side;
+      if ((s === 'SELL_CLOSE' && liquidated.includes('LONG')) || (s === 'BUY_CLOSE' && liquidated.includes('SHORT'))) this.end(x, 'EXPIRED');
     }
   }
 

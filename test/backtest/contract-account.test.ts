@@ -1,0 +1,68 @@
+// The backtest exchange's contracts account on the simulated venue's ledger: funding of an inverse position over 24 h and a liquidation at flp, by hand.
+import { describe, expect, it } from 'vitest';
+import { ContractAccount } from '../../src/backtest/exchange/contract-account.ts';
+import { VirtualClock } from '../../src/core/clock.ts';
+import { fmtAmount, toAmount } from '../../src/sim/ledger/amount.ts';
+import { contractInstrument, harness, limit } from './fixtures.ts';
+
+// 2019-10-10 12:00 UTC: a funding boundary (04:00, 12:00, 20:00 UTC) of the published fundingRate sample.
+const T0 = 1_570_708_800_000;
+const H = 3_600_000;
+const P = 800_000; // 8000.00
+
+/** An exchange of BTC-PERP-REV (inverse, multiplier 1) at T0 settling through a contracts account holding `balance` TBTC. */
+function world(balance: string, makerFee = '0', takerFee = '0') {
+  const inst = contractInstrument();
+  const clock = new VirtualClock(T0);
+  const acc = new ContractAccount({ clock, inst, balance, makerFee, takerFee });
+  return { acc, h: harness({ clock, account: acc, inst }) };
+}
+
+describe('contracts account', () => {
+  it('funding of an inverse position over 24 h equals the hand computation', () => {
+    const { acc, h } = world('1', '0', '0');
+    h.at({ kind: 'mark', time: T0, price: '8000' });
+    h.at({ kind: 'depth', time: T0, side: 1, priceTicks: P, lots: 5000 });
+    h.ex.submit(limit('open', 'BUY_OPEN', P, 1000, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(T0);
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P, 1000]]);
+    // Rates per 8 h interval: +0.0001 (longs pay), −0.00005 (longs receive), +0.0002.
+    const rates = new Map([[T0, '0.0001'], [T0 + 8 * H, '-0.00005'], [T0 + 16 * H, '0.0002']]);
+    acc.startFunding((start) => rates.get(start) ?? '0');
+    h.clock.advanceToSync(T0 + 24 * H);
+    // Value of 1000 inverse contracts at 8000 = 1000 × 1 / 8000 = 0.125 TBTC.
+    // Paid 0.125 × 0.0001 + 0.125 × 0.0002 = 0.0000375; received 0.125 × 0.00005 = 0.00000625.
+    expect(acc.fundingRecords().map((r) => r.intervalEnd)).toEqual([T0 + 8 * H, T0 + 16 * H, T0 + 24 * H]);
+    expect(fmtAmount(acc.fundingPaid)).toBe('0.0000375');
+    expect(fmtAmount(acc.fundingReceived)).toBe('0.00000625');
+    expect(fmtAmount(acc.balance())).toBe('0.99996875');
+  });
+
+  it('liquidates at flp: not a tick above it, at it the margin is lost and close orders end', () => {
+    const { acc, h } = world('1', '0', '0');
+    h.at({ kind: 'depth', time: T0, side: 1, priceTicks: P, lots: 5000 });
+    h.ex.submit(limit('open', 'BUY_OPEN', P, 1000, { timeInForce: 'IOC', leverage: '10' }));
+    h.clock.advanceToSync(T0);
+    // Margin = value / leverage = 0.125 / 10 = 0.0125 TBTC; maintenance rate 0.005 (first tier).
+    // flp (inverse long) = qty × m × (1 + mm) / (margin + qty × m / avg) = 1005 / (0.0125 + 0.125) = 7309.0909… → 7309.09 (down to the tick).
+    expect(fmtAmount(acc.positions.get(acc.accountId, 'BTC-PERP-REV', 'LONG')!.margin)).toBe('0.0125');
+    h.ex.submit(limit('tp', 'SELL_CLOSE', 900_000, 1000));
+    h.clock.advanceToSync(T0 + 1);
+    h.at({ kind: 'mark', time: T0 + 2, price: '7309.1' });
+    expect(acc.liquidations).toEqual([]);
+    h.at({ kind: 'mark', time: T0 + 3, price: '7309.09' });
+    expect(acc.liquidations.map((l) => [fmtAmount(l.flp), fmtAmount(l.price), fmtAmount(l.margin)])).toEqual([['7309.09', '7309.09', '0.0125']]);
+    expect(acc.positions.list(acc.accountId)).toEqual([]);
+    expect(fmtAmount(acc.balance())).toBe('0.9875');
+    expect(h.reports.filter((r) => r.clientOrderId === 'tp').map((r) => r.execType)).toEqual(['NEW', 'EXPIRED']);
+  });
+
+  it('refuses an open beyond free margin with -1131 and a close beyond the position with -1156, changing nothing', () => {
+    const { acc, h } = world('0.01', '0.0002', '0.00075');
+    h.ex.submit(limit('big', 'BUY_OPEN', P, 1000, { leverage: '10' }));
+    h.ex.submit(limit('close', 'SELL_CLOSE', P, 1));
+    h.clock.advanceToSync(T0);
+    expect(h.reports.map((r) => [r.clientOrderId, r.code])).toEqual([['big', -1131], ['close', -1156]]);
+    expect(acc.ledger.balance(acc.accountId, 'TBTC')).toEqual({ free: toAmount('0.01'), locked: 0n });
+  });
+});

@@ -206,7 +206,8 @@ export function computeMetrics(input: MetricsInput): Metrics {
     trades: pnls.length,
     winRate: pnls.length === 0 ? null : wins.length / pnls.length,
     profitFactor: grossLoss.isZero() ? null : grossWin.div(grossLoss).toNumber(),
-    expectancy: pnls.length === 0 ? null : pnls.reduce((s, p) => s.plus(p), new Decimal(0)).div(pnls.length).toString(),
+    // A mean need not be a finite decimal: kept to 12 places.
+    expectancy: pnls.length === 0 ? null : pnls.reduce((s, p) => s.plus(p), new Decimal(0)).div(pnls.length).toDecimalPlaces(12).toString(),
     exposure: exposureOf(input.positions, start, end),
     tradedNotional: notional.toString(),
     turnover: e0.isZero() ? 0 : notional.div(e0).toNumber(),

@@ -206,3 +206,25 @@ describe('rules of the simulated venue', () => {
     expect(h.ex.remembered).toBeLessThanOrEqual(20_000);
   });
 });
+
+describe('own orders at one level', () => {
+  it('queue behind each other, and a cancel moves the later one up', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 0, side: 0, priceTicks: P, lots: 3 });
+    h.ex.submit(limit('a', 'BUY_OPEN', P, 2));
+    h.ex.submit(limit('b', 'BUY_OPEN', P, 1));
+    h.clock.advanceToSync(1);
+    expect(h.ex.openOrders().map((o) => o.ahead)).toEqual([3, 5]);
+    // A trade of 6: 3 ahead, then a's 2, then b's 1.
+    h.at({ kind: 'trade', time: 2, priceTicks: P, lots: 6, takerSide: 1 });
+    expect(h.fills().map((r) => [r.clientOrderId, r.lastLots])).toEqual([['a', 2], ['b', 1]]);
+    const g = harness();
+    g.at({ kind: 'depth', time: 0, side: 0, priceTicks: P, lots: 3 });
+    g.ex.submit(limit('a', 'BUY_OPEN', P, 2));
+    g.ex.submit(limit('b', 'BUY_OPEN', P, 1));
+    g.clock.advanceToSync(1);
+    g.ex.cancel('a');
+    g.clock.advanceToSync(2);
+    expect(g.ex.openOrders().map((o) => [o.clientOrderId, o.ahead])).toEqual([['b', 3]]);
+  });
+});

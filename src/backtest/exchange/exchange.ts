@@ -153,8 +153,13 @@ export class BacktestExchange {
 
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
-    const crossed = [...this.resting[restSide].entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
-    if (crossed.length === 0) return;
+    const levels = this.resting[restSide];
+    if (levels.size === 0) return;
+    // Most events cross nothing: look before making any list.
+    let any = false;
+    for (const p of levels.keys()) if (restSide === 0 ? p >= price : p <= price) any = true;
+    if (!any) return;
+    const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {
       for (const x of [...list]) {
@@ -183,22 +188,21 @@ export class BacktestExchange {
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;
     const levels = this.resting[hitSide];
-    if (levels.size > 0) {
-      const touched = [...levels.entries()].filter(([p]) => (hitSide === 0 ? p >= price : p <= price));
-      for (const [p, list] of touched) {
-        for (const x of [...list]) {
-          if (p !== price) {
-            // Traded through: a trade at a worse price means every order at this one would have traded first.
-            this.execute(x, p, x.leavesLots, true);
-            continue;
-          }
-          const q = x.queue!;
-          queueTrade(q, lots);
-          if (q.ahead < 0) {
-            const n = Math.min(Math.floor(-q.ahead + 1e-9), x.leavesLots);
-            q.ahead = 0;
-            if (n > 0) this.execute(x, p, n, true);
-          }
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
+    for (const [p, list] of levels) {
+      if (hitSide === 0 ? p < price : p > price) continue;
+      for (const x of list.slice()) {
+        if (p !== price) {
+          // Traded through: a trade at a worse price means every order at this one would have traded first.
+          this.execute(x, p, x.leavesLots, true);
+          continue;
+        }
+        const q = x.queue!;
+        queueTrade(q, lots);
+        if (q.ahead < 0) {
+          const n = Math.min(Math.floor(-q.ahead + 1e-9), x.leavesLots);
+          q.ahead = 0;
+          if (n > 0) this.execute(x, p, n, true);
         }
       }
     }
@@ -299,12 +303,16 @@ export class BacktestExchange {
     list.push(x);
   }
 
+  /** Takes an order off its level; own orders behind it move up by what it still had open. */
   private unrest(x: ExchOrder): void {
     const levels = this.resting[x.side];
     const list = levels.get(x.limitTicks);
     if (!list) return;
     const i = list.indexOf(x);
-    if (i >= 0) list.splice(i, 1);
+    if (i < 0) return;
+    const leaves = x.leavesLots;
+    if (leaves > 0) for (let j = i + 1; j < list.length; j++) list[j]!.queue!.ahead = Math.max(0, list[j]!.queue!.ahead - leaves);
+    list.splice(i, 1);
     if (list.length === 0) levels.delete(x.limitTicks);
   }
 

@@ -1,5 +1,6 @@
 // Hand-built scenarios of the backtest exchange with known answers: queue position, takers, latency, rules.
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/core/random.ts';
 import { constantLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
 import { harness, limit } from './fixtures.ts';
@@ -85,14 +86,13 @@ describe('queue position', () => {
     // Ground truth: each cancelled lot is drawn uniformly from the queue, so P(behind) = back / (front + back): the power model with n = 1.
     const model = powerQueue(1);
     let trueSum = 0;
-    let rngState = 7;
-    const rand = (): number => ((rngState = (rngState * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rng = new Rng(7);
     const runs = 4000;
     for (let r = 0; r < runs; r++) {
       let front = 6;
       let back = 9;
       for (let k = 0; k < 5; k++) {
-        if (rand() < back / (front + back)) back--;
+        if (rng.next() < back / (front + back)) back--;
         else front--;
       }
       trueSum += front;

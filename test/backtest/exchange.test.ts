@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/random.ts';
 import { constantLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
-import { harness, limit } from './fixtures.ts';
+import { VirtualClock } from '../../src/core/clock.ts';
+import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
+import type { ExecutionReport } from '../../src/backtest/exchange/types.ts';
+import { contractInstrument, harness, limit } from './fixtures.ts';
 
 const P = 800_000; // 8000.00 in ticks of 0.01
 
@@ -199,11 +202,17 @@ describe('rules of the simulated venue', () => {
     expect(h.reports.map((r) => [r.execType, r.status, r.code])).toEqual([['NEW', 'NEW', 0], ['TRADE', 'FILLED', 0], ['REJECTED', 'FILLED', -1139]]);
   });
 
-  it('forgets finished orders beyond its bound', () => {
-    const h = harness();
-    for (let i = 0; i < 50; i++) h.ex.submit(limit(`x${i}`, 'BUY_OPEN', P, 1, { timeInForce: 'IOC' }));
-    h.clock.advanceToSync(1);
-    expect(h.ex.remembered).toBeLessThanOrEqual(20_000);
+  it('forgets finished orders beyond its bound; a forgotten clientOrderId may be used again', () => {
+    const clock = new VirtualClock(0);
+    const reports: ExecutionReport[] = [];
+    const ex = new BacktestExchange({ clock, inst: contractInstrument(), queue: riskAverse, latency: constantLatency(0, 0), onReport: (r) => reports.push(r), keepFinished: 10 });
+    for (let i = 0; i < 100; i++) ex.submit(limit(`x${i}`, 'BUY_OPEN', P, 1, { timeInForce: 'IOC' }));
+    clock.advanceToSync(1);
+    expect(ex.remembered).toBeLessThanOrEqual(20);
+    ex.submit(limit('x0', 'BUY_OPEN', P, 1, { timeInForce: 'IOC' }));
+    ex.submit(limit('x99', 'BUY_OPEN', P, 1, { timeInForce: 'IOC' }));
+    clock.advanceToSync(2);
+    expect(reports.slice(-3).map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([['x0', 'NEW', 0], ['x0', 'EXPIRED', 0], ['x99', 'REJECTED', -1141]]);
   });
 });
 

@@ -210,9 +210,9 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
-    if (this.stops.length === 0) return;
-    const due = this.stops.filter((x) => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!));
-    if (due.length === 0) return;
+    const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
+    if (!this.stops.some(reached)) return;
+    const due = this.stops.filter(reached);
     this.stops = this.stops.filter((x) => !due.includes(x));
     for (const x of due) {
       x.waiting = false;

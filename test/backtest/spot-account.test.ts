@@ -50,4 +50,20 @@ describe('spot account', () => {
     h.clock.advanceToSync(2);
     expect(bal(acc, 'USDT')).toEqual(['100', '0']);
   });
+
+  it('a MARKET BUY by quote amount walks the asks until what is left cannot buy one more lot', () => {
+    const { acc, h } = world({ USDT: '10000' });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: 300_000, lots: 5_000 });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: 300_100, lots: ETH });
+    // 2000 USDT in qunits of 0.01 × 0.0001 = 0.000001.
+    h.ex.submit({ clientOrderId: 'mb', side: 'BUY', type: 'MARKET', priceTicks: 0, lots: 0, quoteBudget: 2_000_000_000 });
+    h.clock.advanceToSync(1);
+    // 0.5 ETH at 3000 (1500 USDT), then 500 / 3001 → 1666 lots (499.9666 USDT); 0.0334 USDT left < one lot at 3001.
+    expect(h.reports.map((r) => [r.execType, r.status, r.lastPriceTicks, r.lastLots])).toEqual([
+      ['NEW', 'NEW', 0, 0], ['TRADE', 'PARTIALLY_FILLED', 300_000, 5_000], ['TRADE', 'FILLED', 300_100, 1_666],
+    ]);
+    expect(bal(acc, 'USDT')).toEqual(['8000.0334', '0']);
+    // Taker fee 0.1 % of 0.6666 ETH in ETH.
+    expect(bal(acc, 'ETH')).toEqual(['0.6659334', '0']);
+  });
 });

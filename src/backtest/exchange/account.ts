@@ -15,6 +15,8 @@ export interface AccountOrder {
   /** Limit in ticks the order was priced at (Infinity or 0 for a spot MARKET order). */
   readonly limitTicks: number;
   readonly leavesLots: number;
+  /** Quote left to spend of a spot MARKET BUY by amount, in qunits (−1 for other orders). */
+  readonly budget: number;
 }
 
 /** The funds behind the exchange's orders; the simulated venue's ledger in ContractAccount and SpotAccount. */

@@ -24,15 +24,25 @@ class ExchOrder implements AccountOrder {
   /** A STOP order waiting for its trigger. */
   waiting = false;
   triggerUp = true;
+  /** Quote left to spend of a spot MARKET BUY by amount, in qunits; −1 for other orders. */
+  budget: number;
 
   constructor(
     readonly orderId: string,
     readonly req: OrderRequest,
     readonly side: BookSide,
-  ) {}
+  ) {
+    this.budget = req.quoteBudget ?? -1;
+  }
 
+  /** Lots still open (0 for an order by quote amount, which is bounded by its budget instead). */
   get leavesLots(): number {
-    return this.req.lots - this.executedLots;
+    return this.budget >= 0 ? 0 : this.req.lots - this.executedLots;
+  }
+
+  /** Returns how many lots the order may still take at `price`. */
+  canTake(price: number): number {
+    return this.budget >= 0 ? Math.floor(this.budget / price) : this.leavesLots;
   }
 
   get active(): boolean {
@@ -277,12 +287,20 @@ export class BacktestExchange {
         if (can < x.leavesLots) return this.end(x, 'EXPIRED');
       }
       for (const p of [...this.book.levels(opp)]) {
-        if (!crosses(p) || x.leavesLots === 0) break;
+        if (!crosses(p) || !x.active) break;
         const avail = this.book.available(opp, p);
         if (avail <= 0) continue;
-        const lots = Math.min(avail, x.leavesLots);
+        const lots = Math.min(avail, x.canTake(p));
+        if (lots <= 0) break;
         this.book.take(opp, p, lots);
-        this.execute(x, p, lots, false);
+        if (x.budget >= 0) {
+          x.budget -= p * lots;
+          // Done, as on the venue, when what is left cannot buy one more lot at the next price.
+          const next = this.book.bestAvailable(opp);
+          this.execute(x, p, lots, false, next !== undefined && x.budget < next);
+        } else {
+          this.execute(x, p, lots, false);
+        }
       }
     }
     if (!x.active) return;
@@ -316,10 +334,11 @@ export class BacktestExchange {
     if (list.length === 0) levels.delete(x.limitTicks);
   }
 
-  private execute(x: ExchOrder, price: number, lots: number, isMaker: boolean): void {
+  /** Settles one fill of `x`; `done` ends an order by quote amount. */
+  private execute(x: ExchOrder, price: number, lots: number, isMaker: boolean, done = false): void {
     const s = this.account.fill(x, price, lots, isMaker);
     x.executedLots += lots;
-    x.status = x.leavesLots === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
+    x.status = (x.budget < 0 && x.leavesLots === 0) || done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (x.status === 'FILLED') {
       this.unrest(x);
       this.account.release(x);

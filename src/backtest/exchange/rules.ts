@@ -28,6 +28,11 @@ export function checkOrder(inst: SimInstrument, r: OrderRequest): number {
     if (!SPOT_TYPES.has(r.type)) return -1116;
     if (!SPOT_TIFS.has(tif)) return -1115;
   }
+  if (r.quoteBudget !== undefined) {
+    if (contract || r.side !== 'BUY' || r.type !== 'MARKET') return -1130;
+    if (!Number.isSafeInteger(r.quoteBudget) || r.quoteBudget <= 0) return -1105;
+    return r.quoteBudget < inst.minNotional ? -1140 : 0;
+  }
   if (!Number.isSafeInteger(r.lots) || r.lots <= 0) return -1105;
   if (r.lots > inst.maxQty) return -1135;
   if (r.lots < inst.minQty) return -1136;

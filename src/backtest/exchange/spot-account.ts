@@ -56,8 +56,9 @@ export class SpotAccount implements ExchangeAccount {
     const buy = x.req.side === 'BUY';
     const asset = buy ? this.quote : this.base;
     const free = this.ledger.balance(this.accountId, asset).free;
-    // A market buy has no price to lock at: it holds the free quote while it takes, and gives back the rest at once.
-    const need = buy ? (Number.isFinite(x.limitTicks) ? this.o.inst.quoteAmount(x.limitTicks, x.req.lots) : free) : this.o.inst.lotsAmount(x.req.lots);
+    const inst = this.o.inst;
+    // A market buy by amount locks the amount; one by lots has no price to lock at: it holds the free quote while it takes, and gives back the rest at once.
+    const need = !buy ? inst.lotsAmount(x.req.lots) : x.budget >= 0 ? BigInt(x.budget) * inst.qunit.amount : Number.isFinite(x.limitTicks) ? inst.quoteAmount(x.limitTicks, x.req.lots) : free;
     if (need <= 0n || free < need) return -1131;
     this.ledger.lock(this.accountId, asset, need);
     this.held.set(x.orderId, need);

@@ -48,7 +48,10 @@ export interface OrderRequest {
   readonly priceType?: PriceType;
   /** Limit price in ticks (ignored for MARKET and for priceTypes other than INPUT). */
   readonly priceTicks: number;
+  /** Lots to trade (0 for a spot MARKET BUY by quote amount). */
   readonly lots: number;
+  /** A spot MARKET BUY's quote amount to spend, in qunits (one tick × one lot), as the venue takes it. */
+  readonly quoteBudget?: number;
   /** STOP trigger in ticks. */
   readonly triggerTicks?: number;
   /** OVER: ticks added to (buy) or taken from (sell) the best opposite price. */

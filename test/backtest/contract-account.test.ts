@@ -14,7 +14,7 @@ const P = 800_000; // 8000.00
 function world(balance: string, makerFee = '0', takerFee = '0') {
   const inst = contractInstrument();
   const clock = new VirtualClock(T0);
-  const acc = new ContractAccount({ clock, inst, balance, makerFee, takerFee });
+  const acc = new ContractAccount({ clock, inst, balance, fees: { maker: makerFee, taker: takerFee } });
   return { acc, h: harness({ clock, account: acc, inst }) };
 }
 
@@ -64,5 +64,16 @@ describe('contracts account', () => {
     h.clock.advanceToSync(T0);
     expect(h.reports.map((r) => [r.clientOrderId, r.code])).toEqual([['big', -1131], ['close', -1156]]);
     expect(acc.ledger.balance(acc.accountId, 'TBTC')).toEqual({ free: toAmount('0.01'), locked: 0n });
+  });
+
+  it('runs the venue validation: an open needs a leverage within the risk tier', () => {
+    const { acc, h } = world('1');
+    h.ex.submit(limit('nolev', 'BUY_OPEN', P, 10, { leverage: undefined }));
+    h.ex.submit(limit('toohigh', 'BUY_OPEN', P, 10, { leverage: '101' }));
+    h.ex.submit(limit('ok', 'BUY_OPEN', P, 10, { leverage: '100' }));
+    h.clock.advanceToSync(T0);
+    // -1105 "Parameter 'leverage' was empty."; -1130 leverage above 1 / initialMargin = 100.
+    expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([['nolev', 'REJECTED', -1105], ['toohigh', 'REJECTED', -1130], ['ok', 'NEW', 0]]);
+    expect(acc.ledger.balance(acc.accountId, 'TBTC').locked).toBeGreaterThan(0n);
   });
 });

@@ -21,6 +21,8 @@ export interface AccountOrder {
 
 /** The funds behind the exchange's orders; the simulated venue's ledger in ContractAccount and SpotAccount. */
 export interface ExchangeAccount {
+  /** Runs the simulated venue's own validation of a new order against this account (priced at its limit); returns 0 or the venue's code, changing nothing. */
+  check?(o: AccountOrder): number;
   /** Reserves what a new order holds; returns 0, or the venue's refusal code (-1131 funds, -1156 close size) having changed nothing. */
   reserve(o: AccountOrder, referenceTicks: number | undefined): number;
   /** Settles one fill of `lots` at `priceTicks`. */

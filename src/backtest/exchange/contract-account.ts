@@ -6,11 +6,15 @@
  */
 import type { Clock } from '../../core/clock.ts';
 import { VenueError } from '../../core/errors.ts';
-import { checkLeverage, contractSpec, FundingSchedule, IndexPrices, liquidateCrossed, pnl, Positions, type FundingRecord, type Liquidation, type PositionSide } from '../../sim/contracts/index.ts';
+import { checkLeverage, FundingSchedule, IndexPrices, liquidateCrossed, pnl, type FundingRecord, type Liquidation, type PositionSide, type Positions } from '../../sim/contracts/index.ts';
+import { ContractDesk } from '../../sim/engine/contract.ts';
+import { EngineCore } from '../../sim/engine/core.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
+import type { FeeRates } from '../../sim/ledger/types.ts';
 import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
+import { checkContract } from './venue-check.ts';
 
 /** What an open order holds: margin for an open, reserved quantity for a close. */
 interface Held {
@@ -23,8 +27,8 @@ export interface ContractAccountOptions {
   readonly inst: SimInstrument;
   /** Starting balance of the margin token, decimal text. */
   readonly balance: string;
-  readonly makerFee?: string;
-  readonly takerFee?: string;
+  /** Maker and taker fee rates (default: the venue's contract defaults). */
+  readonly fees?: FeeRates;
 }
 
 /** Where funding rates come from: recorded per interval start, or configured. */
@@ -43,6 +47,7 @@ export class ContractAccount implements ExchangeAccount {
   fundingPaid: Amount = 0n;
   fundingReceived: Amount = 0n;
   private readonly held = new Map<string, Held>();
+  private readonly desk: ContractDesk;
   private mark: Amount | undefined;
   private schedule: FundingSchedule | undefined;
 
@@ -52,13 +57,11 @@ export class ContractAccount implements ExchangeAccount {
     this.symbol = c.symbol;
     this.token = c.marginToken;
     this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: '0', taker: '0' } });
-    const spec = contractSpec({
-      symbol: c.symbol, inverse: c.inverse, contractMultiplier: c.contractMultiplier, tickSize: o.inst.tick.text,
-      marginToken: c.marginToken, marginPrecision: c.marginPrecision, index: c.index, riskLimits: c.riskLimits,
-      ...(o.makerFee !== undefined ? { makerFee: o.makerFee } : {}),
-      ...(o.takerFee !== undefined ? { takerFee: o.takerFee } : {}),
-    });
-    this.positions = new Positions(this.ledger, [spec]);
+    // The venue's contract desk over this ledger: its positions settle, its planning validates.
+    const core = new EngineCore(o.clock, this.ledger, 'backtest', false);
+    core.instruments.set(o.inst.symbol, o.inst);
+    this.desk = new ContractDesk(core, o.fees);
+    this.positions = this.desk.positions;
     const user = this.ledger.createUser();
     const amount = toAmount(o.balance, 'balance');
     if (amount > 0n) {
@@ -74,6 +77,10 @@ export class ContractAccount implements ExchangeAccount {
 
   private price(ticks: number): Amount {
     return BigInt(ticks) * this.o.inst.tick.amount;
+  }
+
+  check(x: AccountOrder): number {
+    return checkContract(this.desk, this.o.inst, this.accountId, x);
   }
 
   reserve(x: AccountOrder): number {

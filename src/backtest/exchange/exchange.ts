@@ -236,16 +236,14 @@ export class BacktestExchange {
     const x = new ExchOrder(id, req, bookSideOf(req.side));
     let code = checkOrder(this.o.inst, req);
     if (code === 0 && this.byClientId.has(req.clientOrderId)) code = DUPLICATE_ID;
-    if (code === 0 && req.type !== 'STOP') {
-      const limit = limitOf(this.o.inst, this.book, req, this.last);
+    if (code === 0) {
+      // Book-priced orders are priced from the recorded book at arrival; a STOP keeps its own price until it triggers.
+      const limit = req.type === 'STOP' ? req.priceTicks : limitOf(this.o.inst, this.book, req, this.last);
       if (limit < 0) code = limit;
-      else {
-        x.limitTicks = limit;
-        code = checkMakerOnly(this.book, req, limit);
-      }
-    } else if (code === 0) {
-      x.limitTicks = req.priceTicks;
+      else x.limitTicks = limit;
     }
+    if (code === 0 && this.account.check) code = this.account.check(x);
+    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks);
     if (code === 0) code = this.account.reserve(x, this.last ?? this.book.best(x.side === 0 ? 1 : 0));
     if (code !== 0) {
       x.status = 'REJECTED';

@@ -1,8 +1,9 @@
 /**
- * Order rules of the backtest exchange, taken from the simulated venue: its instrument filters
- * (price and lot bounds, minimum notional as SimInstrument holds them), its enum guards and its
- * refusal codes (reject). What the venue decides from its own book (LIMIT_MAKER crossing, priceType
- * resolution) is decided here from the recorded book with the same codes.
+ * Order rules of the backtest exchange that need no account: the simulated venue's instrument
+ * filters (price and lot bounds, minimum notional as SimInstrument holds them), its enum guards and
+ * its refusal codes. The accounts add the venue's own validation (venue-check.ts). What the venue
+ * decides from its own book (LIMIT_MAKER crossing, priceType resolution) is decided here from the
+ * recorded book with the same codes.
  */
 import { isContractOrderType, isContractSide, isContractTimeInForce, isPriceType } from '../../model/enums.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
@@ -33,6 +34,8 @@ export function checkOrder(inst: SimInstrument, r: OrderRequest): number {
     if (!Number.isSafeInteger(r.quoteBudget) || r.quoteBudget <= 0) return -1105;
     return r.quoteBudget < inst.minNotional ? -1140 : 0;
   }
+  // The venue takes a spot MARKET BUY by quote amount only.
+  if (!contract && r.type === 'MARKET' && r.side === 'BUY') return -1105;
   if (!Number.isSafeInteger(r.lots) || r.lots <= 0) return -1105;
   if (r.lots > inst.maxQty) return -1135;
   if (r.lots < inst.minQty) return -1136;

@@ -6,10 +6,12 @@
  * fees, so the ledger stays balanced.
  */
 import type { Clock } from '../../core/clock.ts';
+import { EngineCore } from '../../sim/engine/core.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
+import { checkSpot } from './venue-check.ts';
 
 /** How the account starts. */
 export interface SpotAccountOptions {
@@ -33,6 +35,8 @@ export class SpotAccount implements ExchangeAccount {
   private readonly quote: string;
   /** Funds still locked per open order. */
   private readonly held = new Map<string, Amount>();
+  /** The venue engine's state its order validation reads: this instrument and this ledger. */
+  private readonly core: EngineCore;
 
   constructor(private readonly o: SpotAccountOptions) {
     const inst = o.inst;
@@ -50,6 +54,12 @@ export class SpotAccount implements ExchangeAccount {
     for (const asset of [this.base, this.quote]) this.ledger.deposit(market, asset, MARKET_FUNDS);
     this.market = this.ledger.accountId(market, 1, 0);
     this.ledger.setSpotFees({ maker: '0', taker: '0' }, this.market);
+    this.core = new EngineCore(o.clock, this.ledger, 'backtest', false);
+    this.core.instruments.set(inst.symbol, inst);
+  }
+
+  check(x: AccountOrder): number {
+    return checkSpot(this.core, this.o.inst, this.accountId, x);
   }
 
   reserve(x: AccountOrder): number {
@@ -57,8 +67,8 @@ export class SpotAccount implements ExchangeAccount {
     const asset = buy ? this.quote : this.base;
     const free = this.ledger.balance(this.accountId, asset).free;
     const inst = this.o.inst;
-    // A market buy by amount locks the amount; one by lots has no price to lock at: it holds the free quote while it takes, and gives back the rest at once.
-    const need = !buy ? inst.lotsAmount(x.req.lots) : x.budget >= 0 ? BigInt(x.budget) * inst.qunit.amount : Number.isFinite(x.limitTicks) ? inst.quoteAmount(x.limitTicks, x.req.lots) : free;
+    // A buy locks its limit's worth, a MARKET BUY its amount; a sell its base.
+    const need = !buy ? inst.lotsAmount(x.req.lots) : x.budget >= 0 ? BigInt(x.budget) * inst.qunit.amount : inst.quoteAmount(x.limitTicks, x.req.lots);
     if (need <= 0n || free < need) return -1131;
     this.ledger.lock(this.accountId, asset, need);
     this.held.set(x.orderId, need);

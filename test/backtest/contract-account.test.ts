@@ -76,4 +76,20 @@ describe('contracts account', () => {
     expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([['nolev', 'REJECTED', -1105], ['toohigh', 'REJECTED', -1130], ['ok', 'NEW', 0]]);
     expect(acc.ledger.balance(acc.accountId, 'TBTC').locked).toBeGreaterThan(0n);
   });
+
+  it('a STOP holds nothing while it waits; at its trigger it is priced, reserves its margin and trades, or ends when it no longer fits', () => {
+    const { acc, h } = world('0.02');
+    h.at({ kind: 'trade', time: T0, priceTicks: P, lots: 1, takerSide: 0 });
+    h.at({ kind: 'depth', time: T0, side: 1, priceTicks: P + 200, lots: 5000 });
+    h.ex.submit(limit('fits', 'BUY_OPEN', 0, 1000, { type: 'STOP', priceType: 'MARKET', triggerTicks: P + 100, leverage: '10' }));
+    h.ex.submit(limit('big', 'BUY_OPEN', 0, 2000, { type: 'STOP', priceType: 'MARKET', triggerTicks: P + 100, leverage: '10' }));
+    h.clock.advanceToSync(T0 + 1);
+    expect(acc.ledger.balance(acc.accountId, 'TBTC')).toEqual({ free: toAmount('0.02'), locked: 0n });
+    h.at({ kind: 'trade', time: T0 + 2, priceTicks: P + 100, lots: 1, takerSide: 0 });
+    // MARKET prices a buy at last × 1.05 = 8505.00; it takes the ask at 8002.00. The second needs 2 × the margin and no longer fits.
+    expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.lastPriceTicks])).toEqual([
+      ['fits', 'NEW', 0], ['big', 'NEW', 0], ['fits', 'TRIGGERED', 0], ['fits', 'TRADE', P + 200], ['big', 'TRIGGERED', 0], ['big', 'EXPIRED', 0],
+    ]);
+    expect(fmtAmount(acc.positions.get(acc.accountId, 'BTC-PERP-REV', 'LONG')!.position)).toBe('1000');
+  });
 });

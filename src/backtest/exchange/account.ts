@@ -24,7 +24,7 @@ export interface ExchangeAccount {
   /** Runs the simulated venue's own validation of a new order against this account (priced at its limit); returns 0 or the venue's code, changing nothing. */
   check?(o: AccountOrder): number;
   /** Reserves what a new order holds; returns 0, or the venue's refusal code (-1131 funds, -1156 close size) having changed nothing. */
-  reserve(o: AccountOrder, referenceTicks: number | undefined): number;
+  reserve(o: AccountOrder): number;
   /** Settles one fill of `lots` at `priceTicks`. */
   fill(o: AccountOrder, priceTicks: number, lots: number, isMaker: boolean): FillSettlement;
   /** Frees what is left of the order's reservation (on cancel, expiry, or after its last fill). */

@@ -227,6 +227,20 @@ export class BacktestExchange {
     for (const x of due) {
       x.waiting = false;
       this.report(x, 'TRIGGERED');
+      // As on the venue, a triggered order is priced and checked now (an open needs its margin, a close its quantity), and ends when it no longer fits.
+      const req = x.req;
+      if ((req.priceType ?? 'INPUT') !== 'INPUT') {
+        const limit = limitOf(this.o.inst, this.book, { ...req, type: 'LIMIT' }, this.last);
+        if (limit < 0) {
+          this.end(x, 'EXPIRED');
+          continue;
+        }
+        x.limitTicks = limit;
+      }
+      if (this.account.reserve(x) !== 0) {
+        this.end(x, 'EXPIRED');
+        continue;
+      }
       this.work(x);
     }
   }
@@ -244,7 +258,8 @@ export class BacktestExchange {
     }
     if (code === 0 && this.account.check) code = this.account.check(x);
     if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks);
-    if (code === 0) code = this.account.reserve(x, this.last ?? this.book.best(x.side === 0 ? 1 : 0));
+    // A STOP holds nothing while it waits: it reserves when it triggers.
+    if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
     if (code !== 0) {
       x.status = 'REJECTED';
       this.report(x, 'REJECTED', 0, 0, false, code);
@@ -266,11 +281,6 @@ export class BacktestExchange {
   /** Takes what the order can from the recorded book, then rests or ends the remainder by its timeInForce. */
   private work(x: ExchOrder): void {
     const req = x.req;
-    if (req.type === 'STOP' && (req.priceType ?? 'INPUT') !== 'INPUT') {
-      const limit = limitOf(this.o.inst, this.book, { ...req, type: 'LIMIT' }, this.last);
-      if (limit < 0) return this.end(x, 'EXPIRED');
-      x.limitTicks = limit;
-    }
     const tif = req.timeInForce ?? 'GTC';
     const makerOnly = req.type === 'LIMIT_MAKER' || tif === 'LIMIT_MAKER';
     const opp: BookSide = x.side === 0 ? 1 : 0;

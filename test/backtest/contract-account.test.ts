@@ -92,4 +92,42 @@ describe('contracts account', () => {
     ]);
     expect(fmtAmount(acc.positions.get(acc.accountId, 'BTC-PERP-REV', 'LONG')!.position)).toBe('1000');
   });
+
+  it('linear: PnL and fees of a round trip on BTC-PERP-BUSDT equal the hand computation', () => {
+    const inst = contractInstrument('BTC-PERP-BUSDT', 'broker-info.capture-2020');
+    const clock = new VirtualClock(T0);
+    const acc = new ContractAccount({ clock, inst, balance: '10000', fees: { maker: '0.0002', taker: '0.00075' } });
+    const h = harness({ clock, account: acc, inst });
+    h.at({ kind: 'depth', time: T0, side: 1, priceTicks: 90_000, lots: 5000 });
+    h.ex.submit(limit('open', 'BUY_OPEN', 90_000, 1000, { timeInForce: 'IOC', leverage: '10' }));
+    h.clock.advanceToSync(T0);
+    h.at({ kind: 'depth', time: T0 + 1, side: 0, priceTicks: 91_000, lots: 5000 });
+    h.ex.submit(limit('close', 'SELL_CLOSE', 91_000, 1000, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(T0 + 2);
+    // Value 1000 × 0.0001 × 9000 = 900, taker fee 0.675; closed at 9100: PnL 1000 × 0.0001 × 100 = 10, fee 910 × 0.00075 = 0.6825.
+    expect(h.fills().map((r) => [r.clientOrderId, r.fee, r.feeAsset])).toEqual([['open', '0.675', 'BUSDT'], ['close', '0.6825', 'BUSDT']]);
+    expect(fmtAmount(acc.balance())).toBe('10008.6425');
+  });
+
+  it('takes the mark from the recorded mid where no mark is recorded, and liquidates at flp by it', () => {
+    const inst = contractInstrument();
+    const clock = new VirtualClock(T0);
+    const acc = new ContractAccount({ clock, inst, balance: '1', fees: { maker: '0', taker: '0' } });
+    const h = harness({ clock, account: acc, inst, markFromMid: true });
+    h.at({ kind: 'depth', time: T0, side: 0, priceTicks: P - 1, lots: 5000 });
+    h.at({ kind: 'depth', time: T0, side: 1, priceTicks: P, lots: 5000 });
+    h.ex.submit(limit('open', 'BUY_OPEN', P, 1000, { timeInForce: 'IOC', leverage: '10' }));
+    h.clock.advanceToSync(T0);
+    // flp 7309.09 (see above); a mid of (7309.08 + 7309.10) / 2 = 7309.09 reaches it, one a tick higher does not.
+    h.at({ kind: 'depth', time: T0 + 1, side: 0, priceTicks: 730_910, lots: 5 });
+    h.at({ kind: 'depth', time: T0 + 1, side: 1, priceTicks: 730_912, lots: 5 });
+    h.at({ kind: 'depth', time: T0 + 1, side: 0, priceTicks: P - 1, lots: 0 });
+    h.at({ kind: 'depth', time: T0 + 1, side: 1, priceTicks: P, lots: 0 });
+    expect(acc.equity() > 0n && acc.liquidations.length === 0).toBe(true);
+    h.at({ kind: 'depth', time: T0 + 2, side: 0, priceTicks: 730_908, lots: 5 });
+    h.at({ kind: 'depth', time: T0 + 2, side: 0, priceTicks: 730_910, lots: 0 });
+    h.at({ kind: 'depth', time: T0 + 2, side: 1, priceTicks: 730_910, lots: 5 });
+    h.at({ kind: 'depth', time: T0 + 2, side: 1, priceTicks: 730_912, lots: 0 });
+    expect(acc.liquidations.map((l) => fmtAmount(l.price))).toEqual(['7309.09']);
+  });
 });

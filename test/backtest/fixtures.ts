@@ -9,9 +9,13 @@ import { riskAverse, type QueueModel } from '../../src/backtest/exchange/queue.t
 import type { ExecutionReport, OrderRequest, RecordedEvent } from '../../src/backtest/exchange/types.ts';
 import { loadSample } from '../fixtures/samples.ts';
 
-/** Returns a contract of the official contract brokerInfo sample as the simulated venue trades it (BTC-PERP-REV: inverse, tick 0.01, step 1). */
-export function contractInstrument(symbol = 'BTC-PERP-REV'): SimInstrument {
-  const c = parseBrokerInfo(loadSample('contract-broker-info.official').payload).contracts.find((x) => x.symbol === symbol);
+/**
+ * Returns a contract of a published brokerInfo sample as the simulated venue trades it: by default
+ * BTC-PERP-REV of the official sample (inverse, tick 0.01, step 1); BTC-PERP-BUSDT of the 2020
+ * capture is linear (multiplier 0.0001, tick 0.1, BUSDT margin).
+ */
+export function contractInstrument(symbol = 'BTC-PERP-REV', sample = 'contract-broker-info.official'): SimInstrument {
+  const c = parseBrokerInfo(loadSample(sample).payload).contracts.find((x) => x.symbol === symbol);
   if (!c) throw new Error(`no ${symbol} in the sample`);
   return new SimInstrument({ contract: c });
 }
@@ -24,7 +28,7 @@ export function spotInstrument(symbol = 'ETHUSDT'): SimInstrument {
 }
 
 /** An exchange on a VirtualClock at t = 0 that collects its reports; `at` feeds a recorded event at its exchange time. */
-export function harness(opts: { queue?: QueueModel; latency?: LatencyModel; account?: ExchangeAccount; inst?: SimInstrument; clock?: VirtualClock } = {}) {
+export function harness(opts: { queue?: QueueModel; latency?: LatencyModel; account?: ExchangeAccount; inst?: SimInstrument; clock?: VirtualClock; markFromMid?: boolean } = {}) {
   const clock = opts.clock ?? new VirtualClock(0);
   const reports: ExecutionReport[] = [];
   const ex = new BacktestExchange({
@@ -34,6 +38,7 @@ export function harness(opts: { queue?: QueueModel; latency?: LatencyModel; acco
     latency: opts.latency ?? constantLatency(0, 0),
     onReport: (r) => reports.push(r),
     ...(opts.account ? { account: opts.account } : {}),
+    ...(opts.markFromMid ? { markFromMid: true } : {}),
   });
   const at = (ev: RecordedEvent): void => {
     clock.advanceToSync(ev.time);

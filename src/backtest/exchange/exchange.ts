@@ -8,6 +8,7 @@
  */
 import type { VirtualClock } from '../../core/clock.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
+import { fmtAmount } from '../../sim/ledger/amount.ts';
 import { noAccount, type AccountOrder, type ExchangeAccount } from './account.ts';
 import { RecordedBook } from './book.ts';
 import type { LatencyModel } from './latency.ts';
@@ -65,6 +66,8 @@ export interface BacktestExchangeOptions {
   readonly firstOrderId?: bigint;
   /** Finished orders remembered for duplicate-id and cancel answers (default 10 000); older ones are forgotten. */
   readonly keepFinished?: number;
+  /** Where the data has no mark prices: take the mid of the recorded book as the mark whenever it moves. */
+  readonly markFromMid?: boolean;
 }
 
 /** Cancel refusal codes as the venue answers them. */
@@ -89,6 +92,9 @@ export class BacktestExchange {
   private stops: ExchOrder[] = [];
   /** Last recorded trade price, ticks. */
   private last: number | undefined;
+  /** Best prices the last mid mark was taken from. */
+  private midBid = -1;
+  private midAsk = -1;
 
   constructor(private readonly o: BacktestExchangeOptions) {
     this.account = o.account ?? noAccount;
@@ -159,6 +165,17 @@ export class BacktestExchange {
     if (mine) for (const x of mine) if (x.queue) this.o.queue.depth(x.queue, prev, lots);
     // A recorded level that now crosses resting orders of the other side would have traded with them.
     if (lots > 0) this.fillCrossed(side === 0 ? 1 : 0, side, price);
+    if (this.o.markFromMid) this.markMid();
+  }
+
+  /** Sends the recorded book's mid to the account as the mark when the best prices moved. */
+  private markMid(): void {
+    const bid = this.book.best(0);
+    const ask = this.book.best(1);
+    if (bid === undefined || ask === undefined || (bid === this.midBid && ask === this.midAsk)) return;
+    this.midBid = bid;
+    this.midAsk = ask;
+    this.onMark(fmtAmount(((BigInt(bid) + BigInt(ask)) * this.o.inst.tick.amount) / 2n));
   }
 
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */

@@ -5,6 +5,7 @@
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
 import { Decimal } from '../core/fixed.ts';
+import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
 export interface EquityPoint {
@@ -31,8 +32,8 @@ export interface MetricsInput {
   /** Equity points in time order; the first is the start. */
   readonly equity: readonly EquityPoint[];
   readonly fills: readonly MetricsFill[];
-  /** Net PnL (after fees and funding) of each closed round trip, flat to flat. */
-  readonly trades: readonly string[];
+  /** Totals of the closed round trips, flat to flat, net of fees and funding (see trades.ts). */
+  readonly trades: TradeStats;
   readonly positions: readonly PositionPoint[];
   readonly fundingPaid: string;
   readonly fundingReceived: string;
@@ -171,11 +172,9 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const cagr = years > 0 && e0.gt(0) && e1.gte(0) ? e1.div(e0).pow(new Decimal(1).div(years)).minus(1).toNumber() : null;
   const dd = maxDrawdown(eq);
   const daily = dailyReturns(eq);
-  const pnls = input.trades.map((t) => new Decimal(t));
-  const wins = pnls.filter((p) => p.gt(0));
-  const losses = pnls.filter((p) => p.lt(0));
-  const grossWin = wins.reduce((s, p) => s.plus(p), new Decimal(0));
-  const grossLoss = losses.reduce((s, p) => s.plus(p), new Decimal(0)).abs();
+  const t = input.trades;
+  const grossWin = new Decimal(t.grossWin);
+  const grossLoss = new Decimal(t.grossLoss).abs();
   let notional = new Decimal(0);
   let fees = new Decimal(0);
   let makerQty = new Decimal(0);
@@ -203,11 +202,11 @@ export function computeMetrics(input: MetricsInput): Metrics {
     sortino: sortino(daily),
     calmar: cagr !== null && dd.fraction > 0 ? cagr / dd.fraction : null,
     days: daily.length,
-    trades: pnls.length,
-    winRate: pnls.length === 0 ? null : wins.length / pnls.length,
+    trades: t.count,
+    winRate: t.count === 0 ? null : t.wins / t.count,
     profitFactor: grossLoss.isZero() ? null : grossWin.div(grossLoss).toNumber(),
     // A mean need not be a finite decimal: kept to 12 places.
-    expectancy: pnls.length === 0 ? null : pnls.reduce((s, p) => s.plus(p), new Decimal(0)).div(pnls.length).toDecimalPlaces(12).toString(),
+    expectancy: t.count === 0 ? null : grossWin.minus(grossLoss).div(t.count).toDecimalPlaces(12).toString(),
     exposure: exposureOf(input.positions, start, end),
     tradedNotional: notional.toString(),
     turnover: e0.isZero() ? 0 : notional.div(e0).toNumber(),

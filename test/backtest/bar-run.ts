@@ -10,6 +10,7 @@ import { fillsOnBar, type Bar, type BarOrder } from '../../src/backtest/bars.ts'
 import { computeMetrics, type EquityPoint, type MetricsFill, type PositionPoint } from '../../src/backtest/metrics.ts';
 import type { BacktestResults, FillRow, OrderRow, PricePoint } from '../../src/backtest/report/results.ts';
 import { sha256 } from '../../src/backtest/report/hash.ts';
+import { tradeStats } from '../../src/backtest/trades.ts';
 
 const FILE = join(import.meta.dirname, 'data', 'binance-btcusdt-1h-2020', 'extracted_api_v3_klines_BTCUSDT_1h_2020-04-30_2020-06-11.json');
 const TICK = new Decimal('0.01');
@@ -107,7 +108,7 @@ export function barRun(bars: readonly Bar[] = realBars()): BacktestResults {
       place({ side: 'SELL', type: 'MARKET' }, bar.closeTime);
     }
   }
-  const metrics = computeMetrics({ equity, fills: mfills, trades, positions, fundingPaid: '0', fundingReceived: '0', orders: orders.length, cancels });
+  const metrics = computeMetrics({ equity, fills: mfills, trades: tradeStats(trades), positions, fundingPaid: '0', fundingReceived: '0', orders: orders.length, cancels });
   return {
     name: 'sma-cross', symbol: 'BTCUSDT', currency: 'USDT', moneyDecimals: 2,
     configHash: sha256('sma-cross 24/72 qty 0.1 tp 3%'), dataHash: sha256(readFileSync(FILE, 'utf8')), seed: 1,

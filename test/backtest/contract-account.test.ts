@@ -54,6 +54,7 @@ describe('contracts account', () => {
     expect(acc.liquidations.map((l) => [fmtAmount(l.flp), fmtAmount(l.price), fmtAmount(l.margin)])).toEqual([['7309.09', '7309.09', '0.0125']]);
     expect(acc.positions.list(acc.accountId)).toEqual([]);
     expect(fmtAmount(acc.balance())).toBe('0.9875');
+    expect(acc.trips.stats()).toEqual({ count: 1, wins: 0, losses: 1, grossWin: '0', grossLoss: '-0.0125' });
     expect(h.reports.filter((r) => r.clientOrderId === 'tp').map((r) => r.execType)).toEqual(['NEW', 'EXPIRED']);
   });
 
@@ -107,6 +108,7 @@ describe('contracts account', () => {
     // Value 1000 × 0.0001 × 9000 = 900, taker fee 0.675; closed at 9100: PnL 1000 × 0.0001 × 100 = 10, fee 910 × 0.00075 = 0.6825.
     expect(h.fills().map((r) => [r.clientOrderId, r.fee, r.feeAsset])).toEqual([['open', '0.675', 'BUSDT'], ['close', '0.6825', 'BUSDT']]);
     expect(fmtAmount(acc.balance())).toBe('10008.6425');
+    expect(acc.trips.stats()).toEqual({ count: 1, wins: 1, losses: 0, grossWin: '8.6425', grossLoss: '0' });
   });
 
   it('takes the mark from the recorded mid where no mark is recorded, and liquidates at flp by it', () => {

@@ -1,6 +1,7 @@
 // Metrics against values computed by hand on a small equity series (docs/backtest.md defines each).
 import { describe, expect, it } from 'vitest';
 import { computeMetrics, dailyReturns, type EquityPoint } from '../../src/backtest/metrics.ts';
+import { RoundTrips, tradeStats } from '../../src/backtest/trades.ts';
 
 const DAY = 86_400_000;
 const D0 = Date.UTC(2024, 0, 1);
@@ -16,7 +17,7 @@ const SERIES: EquityPoint[] = [
 ];
 
 function metrics(over: Partial<Parameters<typeof computeMetrics>[0]> = {}) {
-  return computeMetrics({ equity: SERIES, fills: [], trades: [], positions: [], fundingPaid: '0', fundingReceived: '0', orders: 0, cancels: 0, ...over });
+  return computeMetrics({ equity: SERIES, fills: [], trades: tradeStats([]), positions: [], fundingPaid: '0', fundingReceived: '0', orders: 0, cancels: 0, ...over });
 }
 
 describe('metrics', () => {
@@ -50,7 +51,7 @@ describe('metrics', () => {
 
   it('trade statistics, fees, funding, shares and exposure', () => {
     const m = metrics({
-      trades: ['3', '-1', '2', '-2'],
+      trades: tradeStats(['3', '-1', '2', '-2']),
       fills: [
         { qty: '1', notional: '100', fee: '0.02', isMaker: true },
         { qty: '3', notional: '-300', fee: '0.225', isMaker: false },
@@ -72,5 +73,22 @@ describe('metrics', () => {
     // Open from day 1 noon to day 3 noon of a run from day 0 noon to day 4 noon: half.
     expect(m.exposure).toBe(0.5);
     expect([m.fundingPaid, m.fundingReceived, m.orders, m.cancels]).toEqual(['0.5', '0.25', 7, 3]);
+  });
+
+  it('round trips run flat to flat, a fill through zero closes one and opens the next', () => {
+    const t = new RoundTrips();
+    t.realize('-0.1'); // open fee
+    t.positionAfter('2');
+    t.realize('5');
+    t.positionAfter('1');
+    t.realize('-1.4');
+    t.positionAfter('0'); // trip 1: −0.1 + 5 − 1.4 = 3.5
+    t.realize('-2');
+    t.positionAfter('-1');
+    t.realize('-0.5');
+    t.positionAfter('1'); // through zero: trip 2 = −2.5, trip 3 opens
+    t.realize('1');
+    t.positionAfter('0'); // trip 3 = 1
+    expect(t.stats()).toEqual({ count: 3, wins: 2, losses: 1, grossWin: '4.5', grossLoss: '-2.5' });
   });
 });

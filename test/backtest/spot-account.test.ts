@@ -37,6 +37,8 @@ describe('spot account', () => {
     expect(bal(acc, 'ETH')).toEqual(['0', '0']);
     expect(bal(acc, 'USDT')).toEqual(['10096.28062', '0']);
     expect(h.fills().map((r) => [r.clientOrderId, r.isMaker, r.fee, r.feeAsset])).toEqual([['buy', false, '0.001', 'ETH'], ['sell', true, '0.61938', 'USDT']]);
+    // One round trip: −3000 + 3096.9 − 0.61938.
+    expect(acc.trips.stats()).toEqual({ count: 1, wins: 1, losses: 0, grossWin: '96.28062', grossLoss: '0' });
   });
 
   it('refuses an order beyond free funds with -1131 and a cancel frees the lock', () => {

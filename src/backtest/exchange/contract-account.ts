@@ -13,6 +13,7 @@ import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import type { FeeRates } from '../../sim/ledger/types.ts';
+import { RoundTrips } from '../trades.ts';
 import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
 import { checkContract } from './venue-check.ts';
 
@@ -43,6 +44,8 @@ export class ContractAccount implements ExchangeAccount {
   readonly token: string;
   /** Liquidations so far, oldest first. */
   readonly liquidations: Liquidation[] = [];
+  /** Round trips of the net position (long − short), their PnL net of fees and funding. */
+  readonly trips = new RoundTrips();
   /** Funding this account paid (positive sum) and received, in the margin token. */
   fundingPaid: Amount = 0n;
   fundingReceived: Amount = 0n;
@@ -118,10 +121,21 @@ export class ContractAccount implements ExchangeAccount {
       const release = lots >= x.leavesLots ? h.margin : (h.margin * BigInt(lots)) / BigInt(x.leavesLots);
       const r = this.positions.openFill({ accountId: this.accountId, symbol: this.symbol, side: side === 'BUY_OPEN' ? 'LONG' : 'SHORT', qty, price, leverage: toAmount(x.req.leverage ?? '', 'leverage'), isMaker, release });
       h.margin -= release;
+      this.trips.realize(fmtAmount(-r.fee));
+      this.trips.positionAfter(this.netPosition());
       return { fee: fmtAmount(r.fee), feeAsset: this.token };
     }
     const r = this.positions.closeFill({ accountId: this.accountId, symbol: this.symbol, side: closes(side), qty, price, isMaker, reserved: true });
+    this.trips.realize(fmtAmount(r.pnl - r.fee));
+    this.trips.positionAfter(this.netPosition());
     return { fee: fmtAmount(r.fee), feeAsset: this.token };
+  }
+
+  /** Returns the net position, long less short, in contracts (decimal text). */
+  netPosition(): string {
+    let n = 0n;
+    for (const p of this.positions.list(this.accountId, this.symbol)) n += p.side === 'LONG' ? p.position : -p.position;
+    return fmtAmount(n);
   }
 
   release(x: AccountOrder): void {
@@ -137,6 +151,9 @@ export class ContractAccount implements ExchangeAccount {
     this.mark = toAmount(price, 'mark');
     const done = liquidateCrossed(this.positions, this.symbol, this.mark);
     this.liquidations.push(...done);
+    // A liquidation loses the position's margin: the trip ends with that loss.
+    for (const l of done) this.trips.realize(fmtAmount(-l.margin));
+    if (done.length > 0) this.trips.positionAfter(this.netPosition());
     return done.map((l) => l.side);
   }
 
@@ -152,6 +169,7 @@ export class ContractAccount implements ExchangeAccount {
           if (p.accountId !== this.accountId) continue;
           if (p.amount < 0n) this.fundingPaid -= p.amount;
           else this.fundingReceived += p.amount;
+          this.trips.realize(fmtAmount(p.amount));
         }
       },
     });

@@ -10,6 +10,7 @@ import { EngineCore } from '../../sim/engine/core.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
+import { RoundTrips } from '../trades.ts';
 import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
 import { checkSpot } from './venue-check.ts';
 
@@ -33,6 +34,10 @@ export class SpotAccount implements ExchangeAccount {
   private readonly market: string;
   private readonly base: string;
   private readonly quote: string;
+  /** Round trips of the base bought and sold here (flat to flat in base received), their PnL: the quote flows, net of fees. */
+  readonly trips = new RoundTrips();
+  /** Base bought less sold through this account's fills. */
+  private net = 0n;
   /** Funds still locked per open order. */
   private readonly held = new Map<string, Amount>();
   /** The venue engine's state its order validation reads: this instrument and this ledger. */
@@ -89,6 +94,10 @@ export class SpotAccount implements ExchangeAccount {
     const theirs = { accountId: this.market, isMaker: !isMaker };
     const r = this.ledger.settleSpotFill({ base: this.base, quote: this.quote, price, qty, buyer: buy ? mine : theirs, seller: buy ? theirs : mine });
     this.held.set(x.orderId, held - release);
+    // A buyer's base fee is already in the trip: it has that much less base to sell.
+    this.trips.realize(fmtAmount(buy ? -r.quoteQty : r.quoteQty - r.sellerFee));
+    this.net += buy ? qty - r.buyerFee : -qty;
+    this.trips.positionAfter(fmtAmount(this.net));
     return buy ? { fee: fmtAmount(r.buyerFee), feeAsset: this.base } : { fee: fmtAmount(r.sellerFee), feeAsset: this.quote };
   }
 

@@ -1,7 +1,7 @@
 // Hand-built scenarios of the backtest exchange with known answers: queue position, takers, latency, rules.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/random.ts';
-import { constantLatency } from '../../src/backtest/exchange/latency.ts';
+import { constantLatency, sampledLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
@@ -235,5 +235,27 @@ describe('own orders at one level', () => {
     g.ex.cancel('a');
     g.clock.advanceToSync(2);
     expect(g.ex.openOrders().map((o) => [o.clientOrderId, o.ahead])).toEqual([['b', 3]]);
+  });
+});
+
+describe('determinism', () => {
+  it('the same events, orders and latency seed give the same reports; another seed moves them', () => {
+    const run = (seed: number) => {
+      const h = harness({ queue: logQueue, latency: sampledLatency(seed, { kind: 'lognormal', medianMs: 5, sigma: 0.8 }, { kind: 'uniform', minMs: 1, maxMs: 9 }) });
+      const rng = new Rng(99);
+      for (let t = 0; t < 2000; t++) {
+        const r = rng.next();
+        if (r < 0.7) h.at({ kind: 'depth', time: t, side: r < 0.35 ? 0 : 1, priceTicks: r < 0.35 ? P - rng.int(0, 4) : P + 1 + rng.int(0, 4), lots: rng.int(0, 20) });
+        else h.at({ kind: 'trade', time: t, priceTicks: r < 0.85 ? P : P + 1, lots: rng.int(1, 4), takerSide: r < 0.85 ? 1 : 0 });
+        if (t % 50 === 0) h.ex.submit(limit(`q${t}`, t % 100 === 0 ? 'BUY_OPEN' : 'SELL_OPEN', t % 100 === 0 ? P : P + 1, 2));
+        if (t % 50 === 25) h.ex.cancel(`q${t - 25}`);
+      }
+      h.clock.advanceToSync(3000);
+      return h.reports;
+    };
+    const a = run(1);
+    expect(a.filter((r) => r.execType === 'TRADE').length).toBeGreaterThan(5);
+    expect(run(1)).toEqual(a);
+    expect(run(2)).not.toEqual(a);
   });
 });

@@ -58,7 +58,7 @@ export function barRun(bars: readonly Bar[] = realBars()): BacktestResults {
     const i = orders.findIndex((o) => o.clientOrderId === id);
     orders[i] = { ...orders[i]!, status, updateTime: time, executedQty: executed };
   };
-  equity.push({ time: bars[0]!.openTime, equity: cash.toString() });
+  equity.push({ time: bars[0]?.openTime ?? 0, equity: cash.toString() });
   for (const bar of bars) {
     const path = fillsOnBar(bar, working);
     for (const f of path) {

@@ -44,6 +44,15 @@ describe('results files', () => {
     expect(a['equity.csv'].trim().split('\n')).toHaveLength(r.equity.length + 1);
   });
 
+  it('a run without fills still makes every file', () => {
+    const r = barRun([]);
+    expect(r.fills).toEqual([]);
+    const files = resultFiles(r);
+    expect(files['fills.csv']).toBe('time,orderId,clientOrderId,side,price,qty,fee,feeAsset,isMaker\n');
+    expect(JSON.parse(files['summary.json']).metrics.trades).toBe(0);
+    expect(reportHtml(r)).toContain('chart-price');
+  });
+
   it('names the default folder after the config and the start time', () => {
     expect(defaultResultsDir('config/backtest.yaml', new Date(Date.UTC(2026, 10, 24, 3, 4, 5)))).toBe(join('backtest', 'results', 'backtest-20261124-030405'));
   });

@@ -139,9 +139,9 @@ export interface SymbolRiskLimits {
   readonly maxNotional?: string;
   /** Most open orders on the symbol, all strategies together, counting the new one. */
   readonly maxOpenOrders?: number;
-  /** Limit prices must lie within ±this percent of the reference price. */
+  /** Limit prices must lie within ±this percent of the reference price; `off` checks nothing. */
   readonly priceBandPct?: string;
-  /** Reference of the band; default last. */
+  /** Reference of the band; default last for spot, mark for contracts (last until a mark is known). */
   readonly priceBandRef?: 'last' | 'mark';
 }
 

@@ -61,7 +61,7 @@ const stopOptions = z.strictObject({
 
 const reconcileOptions = z.strictObject({
   every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
-  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
+  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 
 /** The whole run config. */

@@ -110,6 +110,8 @@ export interface SnapshotPosition {
 export interface SymbolPrices {
   readonly last?: string;
   readonly mark?: string;
+  /** Mid of the best bid and ask: the spot band's reference until the first trade. */
+  readonly mid?: string;
 }
 
 /** What the gate knows of the account and market at one instant; built by the portfolio, never mutated by the gate. */

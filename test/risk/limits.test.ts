@@ -36,6 +36,16 @@ describe('the default fat-finger band of a run config', () => {
     expect(line(gate.check(spot({ symbol: 'BTCUSDT', side: 'SELL', price: '29990', quantity: '0.001' }), withBtc()))).toBe('ok');
   });
 
+  it('bands spot around the book\'s mid until the first trade, and says NO_PRICE with neither', () => {
+    const gate = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({}) });
+    const noTrade = (prices: Record<string, { mid?: string }>) => snapshot({ prices });
+    expect(line(gate.check(spot({ price: '2000' }), noTrade({ ETHUSDT: { mid: '3000.005' } })))).toBe(
+      'PRICE_BAND: price=2000 ref=mid refPrice=3000.005 bandPct=10 low=2700.0045 high=3300.0055',
+    );
+    expect(line(gate.check(spot({ price: '2999' }), noTrade({ ETHUSDT: { mid: '3000.005' } })))).toBe('ok');
+    expect(line(gate.check(spot({ price: '2999' }), noTrade({})))).toBe('NO_PRICE: symbol=ETHUSDT need=last for=PRICE_BAND');
+  });
+
   it('bands contracts around their mark, and stays on when defaults name other limits', () => {
     const gate = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({ defaults: { maxOpenOrders: 5 } }) });
     expect(line(gate.check(contract({ price: '7200' }), snapshot()))).toBe(

@@ -116,7 +116,7 @@ export class Portfolio {
   /** Sets the last and/or mark price of a symbol (unrealized PnL, the risk gate's price band and margin). */
   setPrice(symbol: string, p: SymbolPrices): void {
     const old = this.prices.get(symbol) ?? {};
-    this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark });
+    this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark, mid: p.mid ?? old.mid });
   }
 
   /** Returns balances, positions, inventory and PnL. */

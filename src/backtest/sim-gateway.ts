@@ -1,6 +1,6 @@
 /** SimGateway: the Gateway of model/gateway.ts in-process over a SimVenue on the injected clock, with request, response and report latencies, reports delivered as the user stream delivers them. */
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { VenueError } from '../core/errors.ts';
+import { ConfigError, VenueError } from '../core/errors.ts';
 import { Rng } from '../core/random.ts';
 import type * as m from '../model/index.ts';
 import { parseUserStreamFrame } from '../model/userstream.ts';
@@ -40,6 +40,11 @@ export interface SimGatewayOptions {
   readonly rateLimits?: readonly m.RateLimit[];
   /** exchangeInfo's timezone (default UTC). */
   readonly timezone?: string;
+  /**
+   * Most report batches held for their latency at once (default 100 000). Beyond it the oldest is
+   * delivered early: nothing is lost and the order is kept, only that report's latency is cut short.
+   */
+  readonly maxReportsInFlight?: number;
 }
 
 /**
@@ -59,6 +64,11 @@ export class SimGateway extends RestGateway {
     const link = new CallLink(o.clock, new Latency(o.latency?.request ?? 0, rng, 'latency.request'), new Latency(o.latency?.response ?? 0, rng, 'latency.response'));
     super(new SimRestClient(o, link), () => o.clock.now());
     this.reports = o.sink ? new ReportLink(o, new Latency(o.latency?.report ?? 0, rng, 'latency.report'), o.sink) : undefined;
+  }
+
+  /** Returns how many report batches wait for their latency (0 without a sink). */
+  reportsInFlight(): number {
+    return this.reports?.inFlight() ?? 0;
   }
 
   /** Stops making reports; reports already on their way are still delivered. */
@@ -190,8 +200,11 @@ class ReportLink {
   private lastDue = -Infinity;
   private timer: TimerHandle | undefined;
   private readonly unsubscribe: () => void;
+  private readonly max: number;
 
   constructor(private readonly o: SimGatewayOptions, private readonly latency: Latency, private readonly sink: EventSink) {
+    this.max = o.maxReportsInFlight ?? 100_000;
+    if (!(Number.isInteger(this.max) && this.max >= 1)) throw new ConfigError('maxReportsInFlight', `must be a whole number ≥ 1, got ${this.max}`);
     const owner = ownerOf(o.venue.user(o.user), o.accountIndex ?? 0);
     const mapper = new UserEventMapper(o.venue, (to, payload) => {
       if (to === owner) this.push(payload);
@@ -218,7 +231,13 @@ class ReportLink {
       return;
     }
     this.queue.push({ due, events });
+    while (this.queue.length > this.max) for (const ev of this.queue.shift()!.events) this.sink(ev);
     this.arm();
+  }
+
+  /** Returns how many report batches wait for their latency. */
+  inFlight(): number {
+    return this.queue.length;
   }
 
   private arm(): void {

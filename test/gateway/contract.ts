@@ -4,7 +4,7 @@ import { BhError } from '../../src/core/errors.ts';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
 import { Portfolio } from '../../src/execution/portfolio/portfolio.ts';
 import { positionValue } from '../../src/execution/portfolio/pnl.ts';
-import { instrumentsOf, type ContractOrderRequest, type Gateway, type OrderReport, type SpotOrderRequest } from '../../src/model/index.ts';
+import { instrumentsOf, type Balances, type ContractOrderRequest, type FillReport, type Gateway, type OrderReport, type SpotOrderRequest } from '../../src/model/index.ts';
 import type { SimVenue } from '../../src/sim/engine/venue.ts';
 import type { Harness, HarnessFactory } from './harness.ts';
 
@@ -72,11 +72,13 @@ export async function runScript(h: Harness): Promise<Transcript> {
   await step(t, 'cancel unknown', () => g.cancel({ account: 'spot', symbol: 'BTCUSDT', clientOrderId: 'nope' }));
   await step(t, 'query unknown', () => g.getOrder({ account: 'spot', symbol: 'BTCUSDT', clientOrderId: 'nope' }));
   await step(t, 'query unknown orderId', () => g.getOrder({ account: 'spot', symbol: 'BTCUSDT', orderId: '1' }));
+  await step(t, 'balances before refusals', () => g.balances());
   await step(t, 'price off the tick', () => g.place(spot({ clientOrderId: 'r1', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '29000.001' })));
   await step(t, 'quantity below LOT_SIZE', () => g.place(spot({ clientOrderId: 'r2', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.0001', price: '29000' })));
   await step(t, 'balance insufficient', () => g.place(spot({ clientOrderId: 'r3', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '100', price: '29000' })));
   await step(t, 'duplicate clientOrderId', () => g.place(spot({ clientOrderId: 's1', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '29000' })));
   await step(t, 'unknown symbol', () => g.place(spot({ symbol: 'NOPEUSDT', clientOrderId: 'r4', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '29000' })));
+  await step(t, 'balances after refusals', () => g.balances());
   const spotFills = await step(t, 'spot trades', () => g.tradesSince('spot'));
   const first = 'ok' in spotFills ? (spotFills.ok as { tradeId: string }[])[0]?.tradeId : undefined;
   await step(t, 'spot trades after the first', () => g.tradesSince('spot', first));
@@ -141,6 +143,28 @@ export function gatewayContract(name: string, factory: HarnessFactory): void {
       const fills = ok<{ side: string; qty: string; price: string; maker: boolean }[]>(t, 'spot trades');
       expect(fills.map((f) => [f.side, f.qty, f.price, f.maker])).toEqual([['BUY', '0.1', '30010', false], ['SELL', '0.5', '29990', false]]);
       expect(ok<unknown[]>(t, 'spot trades after the first')).toHaveLength(1);
+    });
+
+    it('moves spot balances by exactly what the fills imply, locks what rests, and refusals leave them exactly as before', () => {
+      const total = (b: Balances, asset: string): Decimal => {
+        const x = b.spot.find((y) => y.asset === asset);
+        return x ? new Decimal(x.free).plus(x.locked) : new Decimal(0);
+      };
+      const start = ok<Balances>(t, 'balances at start');
+      const end = ok<Balances>(t, 'balances at the end');
+      const implied = new Map<string, Decimal>();
+      const add = (asset: string, d: Decimal): void => { implied.set(asset, (implied.get(asset) ?? new Decimal(0)).plus(d)); };
+      for (const f of ok<FillReport[]>(t, 'spot trades')) {
+        const sign = f.side === 'BUY' ? 1 : -1;
+        add('BTC', new Decimal(f.qty).mul(sign));
+        add('USDT', new Decimal(f.qty).mul(f.price).mul(-sign));
+        add(f.feeAsset, new Decimal(f.fee).neg());
+      }
+      for (const asset of ['BTC', 'USDT']) expect(total(end, asset).minus(total(start, asset)).toFixed(), asset).toBe(implied.get(asset)!.toFixed());
+      // The resting LIMIT_MAKER sell of 0.01 BTC is all that stays locked on spot.
+      expect(end.spot.find((b) => b.asset === 'BTC')!.locked).toBe('0.01');
+      expect(end.spot.find((b) => b.asset === 'USDT')!.locked).toBe('0');
+      expect(ok(t, 'balances after refusals')).toEqual(ok(t, 'balances before refusals'));
     });
 
     it('queries by clientOrderId, lists open orders and cancels', () => {

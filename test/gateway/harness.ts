@@ -76,10 +76,11 @@ export const restHarness: HarnessFactory = async () => {
   };
 };
 
-/** The engine the server would serve for the suite's config (EngineBackend: accounts funded, indexes open), without a server, on a virtual clock at T0. */
-export function simEngine(): { clock: VirtualClock; c: VenueConfig; backend: EngineBackend } {
+/** The engine the server would serve for the suite's config (EngineBackend: accounts funded, indexes open, the shipped agents when asked), without a server, on a virtual clock at T0. */
+export function simEngine(o: { agents?: boolean } = {}): { clock: VirtualClock; c: VenueConfig; backend: EngineBackend } {
   const clock = new VirtualClock(T0);
-  const c = testConfig({ ...overrides(), server: { ...testConfig().server, seed: SEED } });
+  const agents = o.agents === true ? (parseYaml(readFileSync('config/venue.yaml', 'utf8')) as { agents: unknown[] }).agents : [];
+  const c = testConfig({ ...overrides(), agents, server: { ...testConfig().server, seed: SEED } });
   return { clock, c, backend: new EngineBackend(c, clock, new Faults(new Rng(SEED)), SEED) };
 }
 

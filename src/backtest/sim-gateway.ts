@@ -1,5 +1,5 @@
 /** SimGateway: the Gateway of model/gateway.ts in-process over a SimVenue on the injected clock, with request, response and report latencies, reports delivered as the user stream delivers them. */
-import type { Clock, TimerHandle } from '../core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { ConfigError, VenueError } from '../core/errors.ts';
 import { Rng } from '../core/random.ts';
 import type * as m from '../model/index.ts';
@@ -60,10 +60,12 @@ export class SimGateway extends RestGateway {
   private readonly reports: ReportLink | undefined;
 
   constructor(o: SimGatewayOptions) {
-    const rng = new Rng(o.seed ?? 1);
-    const link = new CallLink(o.clock, new Latency(o.latency?.request ?? 0, rng, 'latency.request'), new Latency(o.latency?.response ?? 0, rng, 'latency.response'));
+    // One random stream per link, so that how often one link draws never shifts another's draws.
+    const seed = o.seed ?? 1;
+    const latency = (spec: LatencySpec | undefined, salt: number, field: string): Latency => new Latency(spec ?? 0, new Rng(seed ^ salt), field);
+    const link = new CallLink(o.clock, latency(o.latency?.request, 0x5eed01, 'latency.request'), latency(o.latency?.response, 0x5eed02, 'latency.response'));
     super(new SimRestClient(o, link), () => o.clock.now());
-    this.reports = o.sink ? new ReportLink(o, new Latency(o.latency?.report ?? 0, rng, 'latency.report'), o.sink) : undefined;
+    this.reports = o.sink ? new ReportLink(o, latency(o.latency?.report, 0x5eed03, 'latency.report'), o.sink) : undefined;
   }
 
   /** Returns how many report batches wait for their latency (0 without a sink). */
@@ -98,9 +100,12 @@ class CallLink {
   }
 }
 
-/** Runs `fn` now when `ms` is 0, else after `ms` on the clock. */
+/**
+ * Runs `fn` after `ms` on the clock; with 0 at the same instant, in a microtask: never inside the
+ * caller's own call, which may be a venue listener in the middle of an engine operation.
+ */
 function after(clock: Clock, ms: number, fn: () => void): void {
-  if (ms === 0) fn();
+  if (ms === 0) queueMicrotask(fn);
   else clock.setTimeout(fn, ms);
 }
 
@@ -198,7 +203,7 @@ class SimRestClient implements GatewayRest {
 class ReportLink {
   private readonly queue: { due: number; events: readonly m.BusEvent[] }[] = [];
   private lastDue = -Infinity;
-  private timer: TimerHandle | undefined;
+  private armed = false;
   private readonly unsubscribe: () => void;
   private readonly max: number;
 
@@ -226,10 +231,6 @@ class ReportLink {
       if (!('skipped' in out)) events.push(...out);
     }
     if (events.length === 0) return;
-    if (due <= now && this.queue.length === 0) {
-      for (const ev of events) this.sink(ev);
-      return;
-    }
     this.queue.push({ due, events });
     while (this.queue.length > this.max) for (const ev of this.queue.shift()!.events) this.sink(ev);
     this.arm();
@@ -240,13 +241,15 @@ class ReportLink {
     return this.queue.length;
   }
 
+  /** Schedules the next delivery: the head's due time on the clock, or a microtask when it is due now (never inside the engine operation that made it). */
   private arm(): void {
-    if (this.timer !== undefined || this.queue.length === 0) return;
-    this.timer = this.o.clock.setTimeout(() => this.drain(), Math.max(0, this.queue[0]!.due - this.o.clock.now()));
+    if (this.armed || this.queue.length === 0) return;
+    this.armed = true;
+    after(this.o.clock, Math.max(0, this.queue[0]!.due - this.o.clock.now()), () => this.drain());
   }
 
   private drain(): void {
-    this.timer = undefined;
+    this.armed = false;
     const now = this.o.clock.now();
     while (this.queue.length > 0 && this.queue[0]!.due <= now) for (const ev of this.queue.shift()!.events) this.sink(ev);
     this.arm();

@@ -40,6 +40,18 @@ describe('SimGateway latency', () => {
     expect(r.orders().map((o) => [o.clientOrderId, o.status, o.recvTs])).toEqual([['a', 'NEW', T0]]);
   });
 
+  it('without latency delivers a report after the engine operation that made it, at the same instant', async () => {
+    const r = rig();
+    await r.gateway.place(buy('a', '30000'));
+    const n = r.orders().length;
+    const counter = r.venue.accountOf(r.venue.user('counter'), 1);
+    r.venue.newSpotOrder(counter, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', quantity: '0.01', price: '30000', newClientOrderId: 'x' });
+    expect(r.orders()).toHaveLength(n);
+    await new Promise<void>((resolve) => { setImmediate(resolve); });
+    expect(r.orders().slice(n).map((o) => [o.clientOrderId, o.status, o.recvTs])).toEqual([['a', 'FILLED', T0]]);
+    expect(r.reports.some((e) => e.kind === 'balance')).toBe(true);
+  });
+
   it('acts after the request latency and answers after the response latency; reports after the report latency', async () => {
     const r = rig({ latency: { request: 20, response: 30, report: 100 } });
     const { value, at } = await settle(r.clock, r.gateway.place(buy('a')));
@@ -55,7 +67,10 @@ describe('SimGateway latency', () => {
   it('sampled report latencies never reorder reports, and repeat for a seed', async () => {
     const runOnce = async (seed: number): Promise<number[]> => {
       const r = rig({ seed, latency: { report: { base: 5, meanExtra: 50 } } });
-      for (let i = 0; i < 20; i++) await r.gateway.place(buy(`o${i}`, String(29000 - i)));
+      for (let i = 0; i < 20; i++) {
+        await r.gateway.place(buy(`o${i}`, String(29000 - i)));
+        await r.clock.advance(20);
+      }
       await r.clock.advance(5_000);
       const got = r.orders();
       expect(got.map((o) => o.clientOrderId)).toEqual(Array.from({ length: 20 }, (_, i) => `o${i}`));

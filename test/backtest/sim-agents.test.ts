@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { SimGateway } from '../../src/backtest/sim-gateway.ts';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
 import { Portfolio } from '../../src/execution/portfolio/portfolio.ts';
-import { positionValue } from '../../src/execution/portfolio/pnl.ts';
 import { instrumentsOf, type BusEvent, type OrderUpdateEvent } from '../../src/model/index.ts';
 import { statusRank } from '../../src/venue/report-sequencer.ts';
 import { simEngine } from '../gateway/harness.ts';
@@ -38,8 +37,7 @@ describe('SimGateway on the seeded market', () => {
         const p = positions.find((x) => x.symbol === symbol && x.side === 'LONG')!;
         const mine = portfolio.view().positions.find((x) => x.symbol === symbol && x.side === 'LONG')!;
         expect(mine.qty).toBe(p.position);
-        const value = positionValue(inst.kind, new Decimal(mine.qty), new Decimal(mark), new Decimal(inst.multiplier));
-        expect(formatDown(value, inst.marginPrecision!), `${symbol} position value`).toBe(p.positionValue);
+        expect(formatDown(new Decimal(mine.value!), inst.marginPrecision!), `${symbol} position value`).toBe(p.positionValue);
         expect(formatDown(new Decimal(mine.unrealizedPnl!), inst.marginPrecision!), `${symbol} unrealized PnL`).toBe(p.unrealizedPnL);
       }
       const mine = reports.filter((r): r is OrderUpdateEvent => r.kind === 'order');

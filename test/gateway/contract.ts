@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BhError } from '../../src/core/errors.ts';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
 import { Portfolio } from '../../src/execution/portfolio/portfolio.ts';
-import { positionValue } from '../../src/execution/portfolio/pnl.ts';
 import { instrumentsOf, type Balances, type ContractOrderRequest, type FillReport, type Gateway, type OrderReport, type SpotOrderRequest } from '../../src/model/index.ts';
 import type { SimVenue } from '../../src/sim/engine/venue.ts';
 import type { Harness, HarnessFactory } from './harness.ts';
@@ -222,8 +221,7 @@ export function gatewayContract(name: string, factory: HarnessFactory): void {
       for (const p of positions) {
         const mine = portfolio.view().positions.find((x) => x.symbol === symbol && x.side === p.side)!;
         expect(mine.qty).toBe(p.position);
-        const value = positionValue(inst.kind, new Decimal(mine.qty), new Decimal(mark), new Decimal(inst.multiplier));
-        expect(formatDown(value, d), `${symbol} ${p.side} position value`).toBe(p.positionValue);
+        expect(formatDown(new Decimal(mine.value!), d), `${symbol} ${p.side} position value`).toBe(p.positionValue);
         expect(formatDown(new Decimal(mine.unrealizedPnl!), d), `${symbol} ${p.side} unrealized PnL`).toBe(p.unrealizedPnL);
       }
     });

@@ -118,6 +118,16 @@ describe('SimGateway latency', () => {
     expect(r.orders().map((o) => o.clientOrderId)).toEqual(Array.from({ length: 10 }, (_, i) => `o${i}`));
   });
 
+  it('trades for the sub-account it is given: its own balances, its own orders', async () => {
+    const main = rig();
+    const sub = new SimGateway({ venue: main.venue, clock: main.clock, user: 'demo', accountIndex: 1 });
+    expect((await sub.balances()).spot.map((b) => [b.asset, b.free])).toEqual([['USDT', '1000']]);
+    await sub.place(buy('in-sub'));
+    expect((await sub.openOrders('spot')).map((o) => o.clientOrderId)).toEqual(['in-sub']);
+    expect(await main.gateway.openOrders('spot')).toEqual([]);
+    await expect(main.gateway.getOrder({ account: 'spot', symbol: 'BTCUSDT', clientOrderId: 'in-sub' })).rejects.toMatchObject({ venueCode: -2013 });
+  });
+
   it('refuses a bad latency or bound, naming the field', () => {
     expect(() => rig({ latency: { report: -1 } })).toThrow(ConfigError);
     expect(() => rig({ latency: { report: -1 } })).toThrow(/latency\.report/);

@@ -1,8 +1,10 @@
-/** The backtester's parts: the exchange (recorded book, queue, latency, venue rules, accounts), bar mode, metrics and results. */
+/** The backtest layer: the bot's Gateway in-process over the simulated venue, and the backtester's parts — the exchange (recorded book, queue, latency, venue rules, accounts), bar mode, metrics and results. */
+export { SimGateway, type SimGatewayOptions } from './sim-gateway.ts';
+export { Latency, type LatencySpec } from './latency.ts';
 export { BacktestExchange, type BacktestExchangeOptions } from './exchange/exchange.ts';
 export { RecordedBook } from './exchange/book.ts';
 export { logQueue, powerQueue, queueModel, riskAverse, type QueueModel, type QueuePos } from './exchange/queue.ts';
-export { constantLatency, recordedLatency, sampledLatency, type LatencyDistribution, type LatencyModel, type RecordedRoundTrip } from './exchange/latency.ts';
+export { constantLatency, linkLatency, recordedLatency, type LatencyModel, type RecordedRoundTrip } from './exchange/latency.ts';
 export { noAccount, type AccountOrder, type ExchangeAccount, type FillSettlement } from './exchange/account.ts';
 export { ContractAccount, type ContractAccountOptions, type FundingRateSource } from './exchange/contract-account.ts';
 export { SpotAccount, type SpotAccountOptions } from './exchange/spot-account.ts';

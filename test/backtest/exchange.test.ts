@@ -1,7 +1,7 @@
 // Hand-built scenarios of the backtest exchange with known answers: queue position, takers, latency, rules.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/random.ts';
-import { constantLatency, sampledLatency } from '../../src/backtest/exchange/latency.ts';
+import { constantLatency, linkLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
@@ -241,7 +241,7 @@ describe('own orders at one level', () => {
 describe('determinism', () => {
   it('the same events, orders and latency seed give the same reports; another seed moves them', () => {
     const run = (seed: number) => {
-      const h = harness({ queue: logQueue, latency: sampledLatency(seed, { kind: 'lognormal', medianMs: 5, sigma: 0.8 }, { kind: 'uniform', minMs: 1, maxMs: 9 }) });
+      const h = harness({ queue: logQueue, latency: linkLatency({ base: 2, meanExtra: 5 }, { min: 1, max: 9 }, seed) });
       const rng = new Rng(99);
       for (let t = 0; t < 2000; t++) {
         const r = rng.next();

@@ -1,43 +1,30 @@
-/** Order latency models: how long an order takes to reach the exchange (entry) and its report to come back (response), in ms. */
+/**
+ * Order latency models of the backtest exchange: per order, how long it takes to reach the exchange
+ * (entry) and for its report to come back (response), in ms. Drawn latencies use the backtest
+ * layer's link latencies (latency.ts: constant, uniform, or base plus an exponential tail, seeded);
+ * recorded ones replay measured round trips.
+ */
 import { Rng } from '../../core/random.ts';
+import { Latency, type LatencySpec } from '../latency.ts';
 
-/** A latency model, asked once per order at the local time it is sent. */
+/** A latency model, asked once per order at the local time it is sent and once per report at the exchange time it is made. */
 export interface LatencyModel {
-  /** Returns the entry latency of an order sent at local time `now`. */
+  /** Returns the entry latency of an order or cancel sent at local time `now`. */
   entry(now: number): number;
   /** Returns the response latency of a report made at exchange time `now`. */
   response(now: number): number;
 }
 
-/** Returns a model with fixed entry and response latencies. */
-export function constantLatency(entryMs: number, responseMs: number): LatencyModel {
-  for (const [k, v] of [['entry', entryMs], ['response', responseMs]] as const) {
-    if (!Number.isFinite(v) || v < 0) throw new Error(`latency.${k} must be a non-negative number of ms, got ${v}`);
-  }
-  return { entry: () => entryMs, response: () => responseMs };
+/** Returns a model drawing entry and response latencies from their specs with generators seeded from `seed` (the same seed gives the same run). */
+export function linkLatency(entry: LatencySpec, response: LatencySpec, seed = 0): LatencyModel {
+  const e = new Latency(entry, new Rng(seed ^ 0x1a7e01), 'latency.entry');
+  const r = new Latency(response, new Rng(seed ^ 0x1a7e02), 'latency.response');
+  return { entry: () => e.next(), response: () => r.next() };
 }
 
-/** A distribution of latencies: lognormal by its median and sigma, or uniform between two bounds. */
-export type LatencyDistribution = { kind: 'lognormal'; medianMs: number; sigma: number } | { kind: 'uniform'; minMs: number; maxMs: number };
-
-/** Returns a model drawing entry and response latencies from `dist` with a seeded generator (the same seed gives the same run). */
-export function sampledLatency(seed: number, entry: LatencyDistribution, response: LatencyDistribution): LatencyModel {
-  const rng = new Rng(seed);
-  const draw = (d: LatencyDistribution): number => {
-    switch (d.kind) {
-      case 'lognormal':
-        return d.medianMs * Math.exp(d.sigma * rng.normal());
-      case 'uniform':
-        return d.minMs + (d.maxMs - d.minMs) * rng.next();
-      default:
-        throw new Error(`unknown latency distribution ${JSON.stringify(d satisfies never)}`);
-    }
-  };
-  for (const d of [entry, response]) {
-    if (d.kind === 'lognormal' && (!(d.medianMs >= 0) || !(d.sigma >= 0))) throw new Error('latency lognormal medianMs and sigma must be non-negative');
-    if (d.kind === 'uniform' && !(d.minMs >= 0 && d.maxMs >= d.minMs)) throw new Error('latency uniform needs 0 <= minMs <= maxMs');
-  }
-  return { entry: () => draw(entry), response: () => draw(response) };
+/** Returns a model with fixed entry and response latencies. */
+export function constantLatency(entryMs: number, responseMs: number): LatencyModel {
+  return linkLatency(entryMs, responseMs);
 }
 
 /** One recorded round trip: when the request left, when the exchange stamped it, when the answer came back (ms). */

@@ -5,14 +5,10 @@
  * decides from its own book (LIMIT_MAKER crossing, priceType resolution) is decided here from the
  * recorded book with the same codes.
  */
-import { isContractOrderType, isContractSide, isContractTimeInForce, isPriceType } from '../../model/enums.ts';
+import { isContractOrderType, isContractSide, isContractTimeInForce, isPriceType, isSpotNewOrderType, isSpotSide, isSpotTimeInForce } from '../../model/enums.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import type { RecordedBook } from './book.ts';
 import { bookSideOf, type OrderRequest } from './types.ts';
-
-const SPOT_SIDES = new Set(['BUY', 'SELL']);
-const SPOT_TYPES = new Set(['LIMIT', 'MARKET', 'LIMIT_MAKER']);
-const SPOT_TIFS = new Set(['GTC', 'IOC', 'FOK']);
 
 /** Returns 0 when `r` passes the venue's static rules for `inst`, else the venue's refusal code. */
 export function checkOrder(inst: SimInstrument, r: OrderRequest): number {
@@ -25,9 +21,9 @@ export function checkOrder(inst: SimInstrument, r: OrderRequest): number {
     if (r.priceType !== undefined && !isPriceType(r.priceType)) return -1154;
     if (!r.clientOrderId) return -1105;
   } else {
-    if (!SPOT_SIDES.has(r.side)) return -1117;
-    if (!SPOT_TYPES.has(r.type)) return -1116;
-    if (!SPOT_TIFS.has(tif)) return -1115;
+    if (!isSpotSide(r.side)) return -1117;
+    if (!isSpotNewOrderType(r.type)) return -1116;
+    if (!isSpotTimeInForce(tif)) return -1115;
   }
   if (r.quoteBudget !== undefined) {
     if (contract || r.side !== 'BUY' || r.type !== 'MARKET') return -1130;

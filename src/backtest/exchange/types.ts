@@ -1,4 +1,5 @@
 /** The backtest exchange's vocabulary: recorded events, orders in integer ticks and lots, and the reports it sends back. */
+import type { ContractOrderStatus, ContractOrderType, ContractSide, ContractTimeInForce, PriceType, SpotNewOrderType, SpotSide, SpotTimeInForce } from '../../model/enums.ts';
 
 /** Book side: 0 bid, 1 ask (the simulated venue's BID/ASK). */
 export type BookSide = 0 | 1;
@@ -33,11 +34,11 @@ export interface RecordedMark {
 export type RecordedEvent = RecordedDepth | RecordedTrade | RecordedMark;
 
 /** Order sides as the venue names them: spot BUY/SELL, contract BUY_OPEN, SELL_OPEN, BUY_CLOSE, SELL_CLOSE. */
-export type OrderSide = 'BUY' | 'SELL' | 'BUY_OPEN' | 'SELL_OPEN' | 'BUY_CLOSE' | 'SELL_CLOSE';
-export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER' | 'STOP';
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'LIMIT_MAKER';
+export type OrderSide = SpotSide | ContractSide;
+export type OrderType = SpotNewOrderType | ContractOrderType;
+export type TimeInForce = SpotTimeInForce | ContractTimeInForce;
 /** Contract price types: INPUT uses priceTicks; the others price the order from the book at arrival. */
-export type PriceType = 'INPUT' | 'OPPONENT' | 'QUEUE' | 'OVER' | 'MARKET';
+export type { PriceType };
 
 /** A new order as the strategy side sends it, already in integer units. */
 export interface OrderRequest {
@@ -60,7 +61,7 @@ export interface OrderRequest {
   readonly leverage?: string;
 }
 
-export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED';
+export type OrderStatus = ContractOrderStatus;
 export type ExecType = 'NEW' | 'TRADE' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'TRIGGERED';
 
 /** One report of the exchange, stamped with the time it happened and the time it reaches the strategy. */

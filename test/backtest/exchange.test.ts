@@ -224,6 +224,9 @@ describe('own orders at one level', () => {
     h.ex.submit(limit('b', 'BUY_OPEN', P, 1));
     h.clock.advanceToSync(1);
     expect(h.ex.openOrders().map((o) => o.ahead)).toEqual([3, 5]);
+    // A recorded refresh of the level does not lose a's lots from b's size ahead.
+    h.at({ kind: 'depth', time: 2, side: 0, priceTicks: P, lots: 3 });
+    expect(h.ex.openOrders().map((o) => o.ahead)).toEqual([3, 5]);
     // A trade of 6: 3 ahead, then a's 2, then b's 1.
     h.at({ kind: 'trade', time: 2, priceTicks: P, lots: 6, takerSide: 1 });
     expect(h.fills().map((r) => [r.clientOrderId, r.lastLots])).toEqual([['a', 2], ['b', 1]]);

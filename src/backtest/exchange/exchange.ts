@@ -162,7 +162,14 @@ export class BacktestExchange {
   private onDepth(side: BookSide, price: number, lots: number): void {
     const prev = this.book.setLevel(side, price, lots);
     const mine = this.resting[side].get(price);
-    if (mine) for (const x of mine) if (x.queue) this.o.queue.depth(x.queue, prev, lots);
+    if (mine) {
+      // Own orders earlier at the level are ahead too but not in the recording: the level each order sees includes them.
+      let own = 0;
+      for (const x of mine) {
+        if (x.queue) this.o.queue.depth(x.queue, prev + own, lots + own);
+        own += x.leavesLots;
+      }
+    }
     // A recorded level that now crosses resting orders of the other side would have traded with them.
     if (lots > 0) this.fillCrossed(side === 0 ? 1 : 0, side, price);
     if (this.o.markFromMid) this.markMid();

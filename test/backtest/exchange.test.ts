@@ -172,7 +172,7 @@ describe('rules of the simulated venue', () => {
     h.clock.advanceToSync(1);
     expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([
       ['m', 'REJECTED', -1158], ['q', 'REJECTED', -1135], ['p', 'REJECTED', -1132], ['s', 'REJECTED', -1105],
-      ['ok', 'NEW', 0], ['ok', 'REJECTED', -1141], ['nope', 'REJECTED', -2013],
+      ['ok', 'NEW', 0], ['ok', 'REJECTED', -1141], ['nope', 'CANCEL_REJECTED', -2013],
     ]);
     expect(h.ex.openOrders().map((o) => o.clientOrderId)).toEqual(['ok']);
   });
@@ -199,7 +199,7 @@ describe('rules of the simulated venue', () => {
     h.ex.cancel('b');
     h.at({ kind: 'trade', time: 7, priceTicks: P, lots: 1, takerSide: 1 });
     h.clock.advanceToSync(20);
-    expect(h.reports.map((r) => [r.execType, r.status, r.code])).toEqual([['NEW', 'NEW', 0], ['TRADE', 'FILLED', 0], ['REJECTED', 'FILLED', -1139]]);
+    expect(h.reports.map((r) => [r.execType, r.status, r.code])).toEqual([['NEW', 'NEW', 0], ['TRADE', 'FILLED', 0], ['CANCEL_REJECTED', 'FILLED', -1139]]);
   });
 
   it('forgets finished orders beyond its bound; a forgotten clientOrderId may be used again', () => {

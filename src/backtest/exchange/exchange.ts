@@ -92,6 +92,8 @@ export class BacktestExchange {
   private stops: ExchOrder[] = [];
   /** Last recorded trade price, ticks. */
   private last: number | undefined;
+  /** Local time the last report is due (reports keep their order). */
+  private lastDue = -Infinity;
   /** Best prices the last mid mark was taken from. */
   private midBid = -1;
   private midAsk = -1;
@@ -398,7 +400,7 @@ export class BacktestExchange {
     const clock = this.o.clock;
     const now = clock.now();
     const r: ExecutionReport = {
-      clientOrderId, orderId: x?.orderId ?? '', execType: 'REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
+      clientOrderId, orderId: x?.orderId ?? '', execType: 'CANCEL_REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
       fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: now,
     };
     this.deliver(r);
@@ -412,10 +414,11 @@ export class BacktestExchange {
     });
   }
 
-  /** Sends a report to the strategy after the response latency. */
+  /** Sends a report to the strategy after the response latency; a report never overtakes an earlier one, whatever latency it drew. */
   private deliver(r: ExecutionReport): void {
-    const delay = this.o.latency.response(r.exchTime);
-    const out = { ...r, localTime: r.exchTime + delay };
-    this.o.clock.setTimeout(() => this.o.onReport(out), delay);
+    const due = Math.max(this.lastDue, r.exchTime + this.o.latency.response(r.exchTime));
+    this.lastDue = due;
+    const out = { ...r, localTime: due };
+    this.o.clock.setTimeout(() => this.o.onReport(out), due - this.o.clock.now());
   }
 }

@@ -62,15 +62,17 @@ export interface OrderRequest {
 }
 
 export type OrderStatus = ContractOrderStatus;
-export type ExecType = 'NEW' | 'TRADE' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'TRIGGERED';
+/** What a report says happened; CANCEL_REJECTED answers a refused cancel and leaves the order as it was. */
+export type ExecType = 'NEW' | 'TRADE' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'TRIGGERED' | 'CANCEL_REJECTED';
 
 /** One report of the exchange, stamped with the time it happened and the time it reaches the strategy. */
 export interface ExecutionReport {
   readonly clientOrderId: string;
   readonly orderId: string;
   readonly execType: ExecType;
+  /** The order's status after this report (for a cancel of an order the exchange does not know: REJECTED). */
   readonly status: OrderStatus;
-  /** The venue's refusal code for REJECTED (and for a cancel that was refused), else 0. */
+  /** The venue's refusal code for REJECTED and CANCEL_REJECTED, else 0. */
   readonly code: number;
   /** Price and lots of this fill (TRADE only, else 0). */
   readonly lastPriceTicks: number;

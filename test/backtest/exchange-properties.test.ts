@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { linkLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
 import type { ExecutionReport, RecordedEvent } from '../../src/backtest/exchange/types.ts';
-import { harness, limit } from './fixtures.ts';
+import { VirtualClock } from '../../src/core/clock.ts';
+import { SpotAccount } from '../../src/backtest/exchange/spot-account.ts';
+import { harness, limit, spotInstrument } from './fixtures.ts';
+
+/** An ETHUSDT exchange settling through a spot account with `balances`, fees 0.02 % / 0.1 %. */
+function spotWorld(balances: Record<string, string>) {
+  const inst = spotInstrument();
+  const clock = new VirtualClock(0);
+  const acc = new SpotAccount({ clock, inst, balances, makerFee: '0.0002', takerFee: '0.001' });
+  return { acc, h: harness({ clock, account: acc, inst }) };
+}
 
 const P = 800_000;
 
@@ -103,5 +113,49 @@ describe('exchange properties', () => {
     expect(takerFills).toBeGreaterThan(100);
     expect(makerFills).toBeGreaterThan(50);
     console.log(`exchange properties: ${takerFills} taker and ${makerFills} maker fills checked`);
+  });
+});
+
+describe('spot account properties', () => {
+  it('after any flow, cancelling what is open leaves nothing locked and no balance below zero', () => {
+    const E = 300_000; // 3000.00
+    const flow = fc.array(
+      fc.oneof(
+        fc.record({ k: fc.constant('depth' as const), side: fc.constantFrom(0 as const, 1 as const), off: fc.integer({ min: 0, max: 4 }), lots: fc.integer({ min: 0, max: 30_000 }) }),
+        fc.record({ k: fc.constant('trade' as const), off: fc.integer({ min: -3, max: 3 }), lots: fc.integer({ min: 1, max: 20_000 }), taker: fc.constantFrom(0 as const, 1 as const) }),
+        fc.record({ k: fc.constant('order' as const), buy: fc.boolean(), off: fc.integer({ min: -3, max: 3 }), lots: fc.integer({ min: 10, max: 20_000 }), tif: fc.constantFrom('GTC' as const, 'IOC' as const, 'FOK' as const), market: fc.boolean() }),
+      ),
+      { minLength: 10, maxLength: 120 },
+    );
+    let fills = 0;
+    fc.assert(
+      fc.property(flow, (steps) => {
+        const { acc, h } = spotWorld({ USDT: '100000', ETH: '10' });
+        const ids: string[] = [];
+        let t = 0;
+        for (const s of steps) {
+          t++;
+          if (s.k === 'depth') h.at({ kind: 'depth', time: t, side: s.side, priceTicks: s.side === 0 ? E - s.off : E + 1 + s.off, lots: s.lots });
+          else if (s.k === 'trade') h.at({ kind: 'trade', time: t, priceTicks: E + s.off, lots: s.lots, takerSide: s.taker });
+          else {
+            const id = `o${ids.length}`;
+            ids.push(id);
+            if (s.market && s.buy) h.ex.submit({ clientOrderId: id, side: 'BUY', type: 'MARKET', priceTicks: 0, lots: 0, quoteBudget: s.lots * E });
+            else h.ex.submit({ clientOrderId: id, side: s.buy ? 'BUY' : 'SELL', type: s.market ? 'MARKET' : 'LIMIT', timeInForce: s.tif, priceTicks: E + s.off, lots: s.lots });
+            h.clock.advanceToSync(t);
+          }
+        }
+        for (const id of ids) h.ex.cancel(id);
+        h.clock.advanceToSync(t + 10);
+        fills += h.fills().length;
+        for (const asset of ['USDT', 'ETH']) {
+          const b = acc.balance(asset);
+          expect(b.locked, `${asset} locked`).toBe(0n);
+          expect(b.free >= 0n, `${asset} free`).toBe(true);
+        }
+      }),
+      { numRuns: 150, seed: 11 },
+    );
+    expect(fills).toBeGreaterThan(100);
   });
 });

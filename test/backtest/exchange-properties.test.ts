@@ -5,8 +5,9 @@ import { linkLatency } from '../../src/backtest/exchange/latency.ts';
 import { logQueue, powerQueue, riskAverse } from '../../src/backtest/exchange/queue.ts';
 import type { ExecutionReport, RecordedEvent } from '../../src/backtest/exchange/types.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
+import { ContractAccount } from '../../src/backtest/exchange/contract-account.ts';
 import { SpotAccount } from '../../src/backtest/exchange/spot-account.ts';
-import { harness, limit, spotInstrument } from './fixtures.ts';
+import { contractInstrument, harness, limit, spotInstrument } from './fixtures.ts';
 
 /** An ETHUSDT exchange settling through a spot account with `balances`, fees 0.02 % / 0.1 %. */
 function spotWorld(balances: Record<string, string>) {
@@ -155,6 +156,53 @@ describe('spot account properties', () => {
         }
       }),
       { numRuns: 150, seed: 11 },
+    );
+    expect(fills).toBeGreaterThan(100);
+  });
+});
+
+describe('contracts account properties', () => {
+  it('after any flow, cancelling what is open leaves locked equal to the positions’ margin and every position fully available', () => {
+    const flow = fc.array(
+      fc.oneof(
+        fc.record({ k: fc.constant('depth' as const), side: fc.constantFrom(0 as const, 1 as const), off: fc.integer({ min: 0, max: 4 }), lots: fc.integer({ min: 0, max: 3000 }) }),
+        fc.record({ k: fc.constant('trade' as const), off: fc.integer({ min: -3, max: 3 }), lots: fc.integer({ min: 1, max: 2000 }), taker: fc.constantFrom(0 as const, 1 as const) }),
+        fc.record({ k: fc.constant('order' as const), side: fc.constantFrom('BUY_OPEN' as const, 'SELL_OPEN' as const, 'BUY_CLOSE' as const, 'SELL_CLOSE' as const), off: fc.integer({ min: -3, max: 3 }), lots: fc.integer({ min: 1, max: 2000 }), tif: fc.constantFrom('GTC' as const, 'IOC' as const, 'FOK' as const) }),
+        fc.record({ k: fc.constant('mark' as const), off: fc.integer({ min: -2000, max: 2000 }) }),
+      ),
+      { minLength: 10, maxLength: 120 },
+    );
+    let fills = 0;
+    fc.assert(
+      fc.property(flow, (steps) => {
+        const inst = contractInstrument();
+        const clock = new VirtualClock(0);
+        const acc = new ContractAccount({ clock, inst, balance: '2', fees: { maker: '0.0002', taker: '0.00075' } });
+        const h = harness({ clock, account: acc, inst });
+        const ids: string[] = [];
+        let t = 0;
+        for (const s of steps) {
+          t++;
+          if (s.k === 'depth') h.at({ kind: 'depth', time: t, side: s.side, priceTicks: s.side === 0 ? P - s.off : P + 1 + s.off, lots: s.lots });
+          else if (s.k === 'trade') h.at({ kind: 'trade', time: t, priceTicks: P + s.off, lots: s.lots, takerSide: s.taker });
+          else if (s.k === 'mark') h.at({ kind: 'mark', time: t, price: inst.priceText(P + s.off * 100) });
+          else {
+            const id = `o${ids.length}`;
+            ids.push(id);
+            h.ex.submit(limit(id, s.side, P + s.off, s.lots, { timeInForce: s.tif, leverage: '20' }));
+            h.clock.advanceToSync(t);
+          }
+        }
+        for (const id of ids) h.ex.cancel(id);
+        h.clock.advanceToSync(t + 10);
+        fills += h.fills().length;
+        const b = acc.ledger.balance(acc.accountId, 'TBTC');
+        const positions = acc.positions.list(acc.accountId);
+        expect(b.locked).toBe(positions.reduce((s, p) => s + p.margin, 0n));
+        expect(b.free >= 0n).toBe(true);
+        for (const p of positions) expect(p.available).toBe(p.position);
+      }),
+      { numRuns: 150, seed: 12 },
     );
     expect(fills).toBeGreaterThan(100);
   });

@@ -23,6 +23,8 @@ import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './em
 import { formatStatus } from './status.ts';
 import { followPrices, seedPrices } from './prices.ts';
 import { makeSubmit } from './submit.ts';
+import { restHistory } from './history.ts';
+import { subscribeStreams } from './market-streams.ts';
 import { statusLines, strategyView } from './views.ts';
 
 /** How a caller (the CLI or a test) runs a config. */
@@ -94,10 +96,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const host = new StrategyHost({
       bus, clock, log, instruments, runTag,
       submit: makeSubmit(exec),
+      history: restHistory(rest, instruments),
       portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, symbolsOf(id)),
     });
     const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
-    cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params` }));
+    cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
 
     followPrices(bus, portfolio, instruments);
     await seedPrices(rest, portfolio, cfg.strategies.flatMap((s) => s.symbols), instruments, log);
@@ -107,7 +110,8 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     closers.unshift(() => exec.stop());
     market.start();
     closers.unshift(() => market.stop());
-    subscribeMarket(market, cfg.strategies.flatMap((s) => s.symbols), instruments);
+    const funding = subscribeStreams({ market, rest, clock, sink, log: log.child({ component: 'funding' }), instruments }, host.streams());
+    if (funding) closers.unshift(() => funding.stop());
     await host.start();
 
     const status = (): string => formatStatus(statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf));
@@ -134,23 +138,6 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
   } catch (e) {
     for (const close of closers.splice(0)) await close();
     throw e;
-  }
-}
-
-/** Subscribes the book and trades of every symbol: `depth` for spot, the faster `mergedDepth` for contracts, and contracts' index. */
-function subscribeMarket(market: MarketWsClient, symbols: readonly string[], instruments: ReadonlyMap<string, Instrument>): void {
-  const unique = [...new Set(symbols)];
-  const spot = unique.filter((s) => instruments.get(s)?.kind === 'spot');
-  const contracts = unique.filter((s) => instruments.get(s)?.kind !== 'spot');
-  if (spot.length > 0) {
-    market.subscribe(spot, 'depth');
-    market.subscribe(spot, 'trade');
-  }
-  if (contracts.length > 0) {
-    market.subscribe(contracts, 'mergedDepth');
-    market.subscribe(contracts, 'trade');
-    const indices = [...new Set(contracts.map((c) => instruments.get(c)?.index).filter((x): x is string => x !== undefined))];
-    if (indices.length > 0) market.subscribe(indices, 'index');
   }
 }
 

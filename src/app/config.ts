@@ -33,7 +33,7 @@ const remoteVenue = z.strictObject({
 });
 
 const embeddedOptions = z.strictObject({
-  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file'),
+  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file (when venue.yaml is not there, the one shipped with bhtrade)'),
   account: z.string().default('demo').describe('the venue account whose first key the bot trades with'),
   seed: z.number().int().optional().describe('overrides the venue config\'s seed'),
 }).describe('options of `venue: embedded`');

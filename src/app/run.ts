@@ -25,6 +25,7 @@ import { followPrices, seedPrices } from './prices.ts';
 import { makeSubmit } from './submit.ts';
 import { restHistory } from './history.ts';
 import { subscribeStreams } from './market-streams.ts';
+import { formatSummary, RunTally, type StrategySummary } from './summary.ts';
 import { statusLines, strategyView } from './views.ts';
 
 /** How a caller (the CLI or a test) runs a config. */
@@ -53,6 +54,8 @@ export interface RunningApp {
   readonly done: Promise<void>;
   /** Returns the current status line. */
   status(): string;
+  /** Returns the run's summary so far: per strategy its orders, fills, volume, fees, PnL and open positions (logged when the run stops). */
+  summary(): readonly StrategySummary[];
   /** Stops strategies, cancels open orders when configured, waits for the executor and closes every link. */
   stop(reason: string): Promise<void>;
 }
@@ -89,6 +92,12 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
     });
     late.executor = exec;
+    // Tallied as they happen: the summary does not depend on how long finished orders are kept.
+    const tally = new RunTally();
+    exec.on((ev) => {
+      if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) tally.order(ev.order.strategyId);
+      else if (ev.type === 'fill') tally.fill({ ...ev.fill, strategyId: ev.strategyId });
+    });
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
@@ -114,7 +123,9 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     if (funding) closers.unshift(() => funding.stop());
     await host.start();
 
-    const status = (): string => formatStatus(statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf));
+    const lines = () => statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf);
+    const status = (): string => formatStatus(lines());
+    const summary = (): readonly StrategySummary[] => tally.summary(lines(), instruments);
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });
@@ -126,7 +137,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
         await host.stop();
         if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
         await withTimeout(clock, exec.idle(), cfg.stop.timeout);
+        // The last fills reach the summary and the status before the links close.
+        await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
         log.info(status());
+        const final = summary();
+        for (const [i, line] of formatSummary(final).entries()) log.info({ summary: final[i] }, line);
         for (const close of closers.splice(0)) await close();
         log.info('stopped');
         resolveDone();
@@ -134,7 +149,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       return stopping;
     };
     log.info({ venue: embedded ? `embedded ${endpoint.rest}` : endpoint.rest, strategies: cfg.strategies.map((s) => s.id) }, 'running');
-    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, stop };
+    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, summary, stop };
   } catch (e) {
     for (const close of closers.splice(0)) await close();
     throw e;

@@ -10,7 +10,8 @@ const USAGE = 'Usage: npx bhtrade new-strategy NAME [--dir DIR]   (NAME: a lette
 export const NEW_STRATEGY_HELP = `${USAGE}
 Writes DIR/strategies/NAME.ts, a commented strategy that imports 'bhtrade', and DIR/config/NAME.yaml,
 which runs it alone on the embedded simulated venue; never over an existing file. In a folder with no
-package.json it also writes one saying "type": "module" (a strategy is an ES module).
+package.json it also writes one saying "type": "module" (a strategy is an ES module) and a
+tsconfig.json for checking it with tsc once bhtrade is installed there.
 
 Options:
   --dir DIR    where to write (default: the current folder)
@@ -61,15 +62,28 @@ export function newStrategyCommand(argv: readonly string[]): number {
   stdout.write(`wrote ${code}\nwrote ${config}\n`);
   const pkg = nearestPackageJson(resolve(dir, 'strategies'));
   if (pkg === undefined) {
-    const file = join(dir, 'package.json');
-    writeFileSync(file, `${JSON.stringify({ private: true, type: 'module' }, null, 2)}\n`, { flag: 'wx' });
-    stdout.write(`wrote ${file}\n`);
+    // A new project: its package.json makes the strategy an ES module, its tsconfig lets tsc check it against bhtrade's TypeScript sources.
+    for (const [file, text] of [[join(dir, 'package.json'), PACKAGE_JSON], [join(dir, 'tsconfig.json'), TSCONFIG_JSON]] as const) {
+      if (existsSync(file)) continue;
+      writeFileSync(file, text, { flag: 'wx' });
+      stdout.write(`wrote ${file}\n`);
+    }
   } else if (!isModulePackage(pkg)) {
     stderr.write(`bhtrade new-strategy: ${pkg} does not say "type": "module"; add it, or rename ${name}.ts to ${name}.mts, for the strategy to load\n`);
   }
   stdout.write(`run it: npx bhtrade run ${config} --duration 1m\n`);
   return 0;
 }
+
+const PACKAGE_JSON = `${JSON.stringify({ private: true, type: 'module' }, null, 2)}\n`;
+const TSCONFIG_JSON = `${JSON.stringify({
+  compilerOptions: {
+    target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true,
+    // bhtrade ships its TypeScript sources, whose imports end in .ts.
+    noEmit: true, allowImportingTsExtensions: true,
+  },
+  include: ['strategies'],
+}, null, 2)}\n`;
 
 /** Returns the package.json Node reads for files in `dir` (the nearest one above), or undefined. */
 function nearestPackageJson(dir: string): string | undefined {

@@ -1,6 +1,6 @@
 // bhtrade from outside the repo, as a user types it: a strategy written in a temporary folder imports 'bhtrade' and runs; every command has --help; --version; what the command line does not know exits 2 saying so.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,12 +35,20 @@ describe('a strategy outside the repo', () => {
     expect(summary?.summary?.id).toBe('my_idea');
     expect(summary!.msg).toMatch(/ fills=\d+ volume=.* fees=.* pnl=.* open=/);
     expect(lines.at(-1)?.msg).toBe('stopped');
-  }, 90_000);
+
+    // Once the package is installed there (a link, as npm link makes), tsc checks the strategy against its types with the tsconfig written.
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules/bhtrade'));
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8', timeout: 120_000 });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 180_000);
 
   it('a .ts strategy in a folder that is not an ES module package fails with what to do, exit 2', () => {
     const dir = join(tmp, 'cjs');
     expect(cli(['new-strategy', 'plain', '--dir', dir]).status).toBe(0);
     rmSync(join(dir, 'package.json'));
+    rmSync(join(dir, 'tsconfig.json'));
     const run = cli(['run', 'config/plain.yaml', '--duration', '1s'], dir);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('put {"type": "module"} in the package.json of its folder, or name it .mts');

@@ -105,4 +105,10 @@ describe('declared market streams on an embedded run', () => {
     expect([...kinds('spot')].filter((k) => k === 'index' || k === 'funding')).toEqual([]);
     expect([...kinds('perp')].filter((k) => k !== 'index' && k !== 'funding')).toEqual([]);
   }, 90_000);
+
+  it('a bad streams entry in the config stops at start-up naming its key', () => {
+    const entry = { id: 'x', use: 'x.ts', symbols: ['BTCUSDT'] };
+    expect(() => parseRunConfig({ venue: 'embedded', strategies: [{ ...entry, streams: { klines: ['2m'] } }] })).toThrow(/^strategies\[0\]\.streams\.klines\[0\]: /);
+    expect(() => parseRunConfig({ venue: 'embedded', strategies: [{ ...entry, streams: { book: 'diff' } }] })).toThrow('strategies[0].streams.book: unknown key');
+  });
 });

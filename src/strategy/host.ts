@@ -73,12 +73,13 @@ const MARKET_HANDLERS = {
   index: 'onIndex', funding: 'onFunding',
 } as const satisfies Partial<Record<SymbolEventKind, keyof StrategyHandlers>>;
 const SYMBOL_HANDLERS = { position: 'onPosition' } as const satisfies Partial<Record<SymbolEventKind, keyof StrategyHandlers>>;
+const ACCOUNT_HANDLERS = { balance: 'onBalance', connection: 'onConnection', reconnected: 'onReconnected' } as const satisfies Partial<Record<EventKind, keyof StrategyHandlers>>;
 
+// A host built without a history source (unit tests) answers every history call with this.
 const NO_HISTORY: HistoryApi = {
   klines: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
   trades: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
 };
-const ACCOUNT_HANDLERS = { balance: 'onBalance', connection: 'onConnection', reconnected: 'onReconnected' } as const satisfies Partial<Record<EventKind, keyof StrategyHandlers>>;
 
 class Instance {
   state: StrategyState = 'created';

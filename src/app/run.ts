@@ -11,6 +11,7 @@ import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
+import { isWorking } from '../execution/order-state.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestGateway } from '../venue/gateway.ts';
@@ -132,19 +133,27 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     let stopping: Promise<void> | undefined;
     const stop = (reason: string): Promise<void> => {
       stopping ??= (async () => {
-        log.info({ reason }, 'stopping');
-        statusTimer.cancel();
-        await host.stop();
-        if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-        await withTimeout(clock, exec.idle(), cfg.stop.timeout);
-        // The last fills reach the summary and the status before the links close.
-        await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
-        log.info(status());
-        const final = summary();
-        for (const [i, line] of formatSummary(final).entries()) log.info({ summary: final[i] }, line);
-        for (const close of closers.splice(0)) await close();
-        log.info('stopped');
-        resolveDone();
+        // The clock's timers are unref'd: without a ref'd handle, a stop waiting out a 429 pause would let Node exit mid-stop.
+        const keepAlive = setInterval(() => undefined, 1 << 30);
+        try {
+          log.info({ reason }, 'stopping');
+          statusTimer.cancel();
+          await host.stop();
+          if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
+          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
+          const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
+          if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
+          // The last fills reach the summary and the status before the links close.
+          await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
+          log.info(status());
+          const final = summary();
+          for (const [n, line] of formatSummary(final).entries()) log.info({ summary: final[n] }, line);
+          for (const close of closers.splice(0)) await close();
+          log.info('stopped');
+          resolveDone();
+        } finally {
+          clearInterval(keepAlive);
+        }
       })();
       return stopping;
     };
@@ -154,6 +163,21 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     for (const close of closers.splice(0)) await close();
     throw e;
   }
+}
+
+/** Resolves once no order the run placed is still working (cancels retried through 429 pauses included) and the executor is idle. */
+async function settledOwn(exec: OrderExecutor): Promise<void> {
+  const open = (): boolean => exec.orders().some((o) => !o.adopted && isWorking(o));
+  if (open()) {
+    await new Promise<void>((resolve) => {
+      const off = exec.on(() => {
+        if (open()) return;
+        off();
+        resolve();
+      });
+    });
+  }
+  await exec.idle();
 }
 
 async function withTimeout(clock: Clock, p: Promise<void>, ms: number): Promise<void> {

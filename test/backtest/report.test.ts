@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resultFiles } from '../../src/backtest/report/files.ts';
-import { reportHtml, thin } from '../../src/backtest/report/html.ts';
+import { reportHtml, snapTime, thin } from '../../src/backtest/report/html.ts';
 import { defaultResultsDir, writeResults } from '../../src/backtest/report/write.ts';
 import { barRun } from './bar-run.ts';
 import { countColour, decodePng } from './png.ts';
@@ -63,7 +63,12 @@ describe('results files', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/[^"' ]+\.(js|css)/);
     // Bounded whatever the run's length.
     const many = Array.from({ length: 100_000 }, (_, i): [number, string] => [i * 1000, String(i)]);
-    expect(thin(many, 4000).length).toBeLessThanOrEqual(4000);
+    const thinned = thin(many, 4000);
+    expect(thinned.length).toBeLessThanOrEqual(4000);
+    // A fill marker lands on a drawn point even when thinning dropped the fill's own.
+    const times = new Set(thinned.map(([t]) => t));
+    for (const t of [0, 12_345, 54_321, 99_999]) expect(times.has(snapTime(thinned, t))).toBe(true);
+    expect(snapTime(thinned, 12_345)).toBeLessThanOrEqual(12_345);
   });
 });
 

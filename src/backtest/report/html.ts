@@ -62,6 +62,19 @@ function positionAt(changes: readonly { time: number; position: string }[], time
   });
 }
 
+/** Returns the time of the last point at or before `t` (the first point's when none is): a marker must sit on a drawn point, and thinning may have dropped its own. */
+export function snapTime(points: readonly Pt[], t: number): number {
+  if (points.length === 0) return t;
+  let lo = 0;
+  let hi = points.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (points[mid]![0] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return points[lo]![0];
+}
+
 /** Returns the drawdown series: equity / running peak − 1, as percent texts. */
 function drawdown(equity: readonly { time: number; equity: string }[]): Pt[] {
   let peak: Decimal | undefined;
@@ -124,12 +137,13 @@ export function reportHtml(r: BacktestResults): string {
   const fills = r.fills.length <= MAX_MARKERS ? r.fills : r.fills.filter((_, i) => i % Math.ceil(r.fills.length / MAX_MARKERS) === 0);
   // The charts' time axes space points by index: equity, drawdown and position share the equity's times so they line up.
   const positions = positionAt(r.positions, r.equity.map((p) => p.time));
+  const price = thin(priceAndFills, MAX_POINTS);
   const data = {
-    price: thin(priceAndFills, MAX_POINTS),
+    price,
     equity: thin(r.equity.map((p): Pt => [p.time, p.equity]), MAX_POINTS),
     drawdown: thin(drawdown(r.equity), MAX_POINTS),
     position: thin(positions, MAX_POINTS),
-    fills: fills.map((f) => [Math.floor(f.time / 1000), f.side.startsWith('BUY') ? 1 : -1]),
+    fills: fills.map((f) => [snapTime(price, Math.floor(f.time / 1000)), f.side.startsWith('BUY') ? 1 : -1]),
   };
   const m = r.metrics;
   const rows = metricRows(m, r.moneyDecimals, r.currency).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');

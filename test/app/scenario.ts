@@ -8,6 +8,7 @@ import { startApp, type RunningApp } from '../../src/app/run.ts';
 import { loadVenueConfig, type VenueConfig } from '../../src/sim/server/config.ts';
 import type { FaultSettingsInput } from '../../src/sim/server/faults.ts';
 import { isWorking } from '../../src/execution/order-state.ts';
+import { toTicks } from '../../src/strategy/index.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -48,6 +49,39 @@ export function fillCounter(app: RunningApp): { n: () => number; off: () => void
   return { n: () => seen, off };
 }
 
+/**
+ * Resolves once the bot has reported `n` more fills of its orders: the other trader gives the spot
+ * book a bid and an ask around 30000 and takes each order the bot rests on `symbol`, whole, as it appears.
+ */
+export async function fillSpot(app: RunningApp, other: OtherTrader, symbol: string, n: number): Promise<void> {
+  const fills = fillCounter(app);
+  try {
+    await other.show(symbol, '29999.00', '30001.00', '1');
+    await until(app, () => fills.n() >= n || (other.takeBot(symbol), false), `${n} fills`);
+  } finally {
+    fills.off();
+  }
+}
+
+/**
+ * Resolves once the bot's trend follower on the contract `symbol` has reported `n` more fills. The
+ * other trader quotes its book and, after each fill, moves the whole book 200 ticks up or back down:
+ * the fast average crosses the slow one, so the strategy trades against those quotes again.
+ */
+export async function fillTrend(app: RunningApp, other: OtherTrader, symbol: string, n: number): Promise<void> {
+  const fills = fillCounter(app);
+  try {
+    let up = false;
+    for (let seen = 0; seen < n; seen = fills.n()) {
+      await other.show(symbol, up ? '30002.00' : '30000.00', up ? '30002.20' : '30000.20', '1000');
+      await until(app, () => fills.n() > seen, `fill ${seen + 1} of ${n}`);
+      up = !up;
+    }
+  } finally {
+    fills.off();
+  }
+}
+
 let traders = 0;
 
 /**
@@ -63,7 +97,7 @@ export class OtherTrader {
   private readonly resting = new Map<string, string[]>();
   private n = 0;
 
-  constructor(app: RunningApp, account = 'demo') {
+  constructor(private readonly app: RunningApp, account = 'demo') {
     this.venue = app.embedded!.venue.backend.venue;
     const userId = this.venue.createUser(`other-trader-${++traders}`);
     for (const [asset, amount] of [['BTC', '1000'], ['ETH', '10000'], ['USDT', '100000000']] as const) this.venue.deposit(userId, asset, amount);
@@ -83,6 +117,31 @@ export class OtherTrader {
     }
     const ids = [this.place(symbol, 'BUY', bid, qty, 'GTC'), this.place(symbol, 'SELL', ask, qty, 'GTC')];
     this.resting.set(symbol, ids);
+  }
+
+  /**
+   * Quotes like `quote` and resolves once the bot has a book with both quotes pushed after they were
+   * placed; until then the same quotes are placed again now and then, so a depth push the venue skipped
+   * is made up by the next one.
+   */
+  async show(symbol: string, bid: string, ask: string, qty: string): Promise<void> {
+    const inst = this.app.instruments.get(symbol)!;
+    const [b, a] = [toTicks(inst, bid), toTicks(inst, ask)];
+    const since = this.venue.clock.now();
+    let seen = false;
+    const off = this.app.bus.subscribe('depthSnapshot', (ev) => {
+      if (ev.symbol !== symbol || ev.ts <= since) return;
+      if (ev.bids.some(([p]) => toTicks(inst, p) === b) && ev.asks.some(([p]) => toTicks(inst, p) === a)) seen = true;
+    });
+    const show = (): void => this.quote(symbol, bid, ask, qty);
+    show();
+    const again = setInterval(show, 250);
+    try {
+      await until(this.app, () => seen, `the ${symbol} book at ${bid} / ${ask}`);
+    } finally {
+      clearInterval(again);
+      off();
+    }
   }
 
   /** Takes the bot's best resting `side` order on `symbol` whole with an IOC order at its price; returns false when none rests. */

@@ -21,18 +21,22 @@ export function quietVenue(): VenueConfig {
   return { ...c, server: { ...c.server, depthPushMs: { spotDepth: 100, spotMergedDepth: 100, contractDepth: 200, contractMergedDepth: 100 } }, agents: [] };
 }
 
-/** The longest a wait on the bot's events may take: it only catches a hang, never measures speed (CI is a loaded 2-core machine). */
-export const HANG_MS = Number(process.env["HANG_MS"] ?? 90_000);
+/**
+ * The longest a wait on the bot's events may take: it only catches a hang, never measures speed (CI is
+ * a loaded 2-core machine). HANG_MS in the environment shortens it while looking into a hang.
+ */
+export const HANG_MS = Number(process.env['HANG_MS'] ?? 90_000);
 
 /**
  * Resolves once `pred` holds, checked now and after every bus event of the bot (and every executor
- * change); rejects after `ms` (a hang) with the status line.
+ * change); rejects after `ms` (a hang) with the status line and the bot's orders.
  */
 export function until(app: RunningApp, pred: () => boolean, what: string, ms = HANG_MS): Promise<void> {
   return new Promise((resolve, reject) => {
     const offs: (() => void)[] = [];
     const done = (err?: Error): void => { clearTimeout(timer); offs.forEach((off) => off()); if (err) reject(err); else resolve(); };
-    const timer = setTimeout(() => done(new Error(`${what}: not after ${ms} ms; status: ${app.status()}; orders: ${app.executor.orders().map((o) => `${o.clientOrderId} ${o.side} ${o.price} ${o.phase}${o.cancelPending ? "+cancel" : ""} ${o.executedQty}`).join(", ")}`)), ms);
+    const orders = (): string => app.executor.orders().map((o) => `${o.clientOrderId} ${o.side} ${o.price} ${o.phase}${o.cancelPending ? '+cancel' : ''} ${o.executedQty}`).join(', ');
+    const timer = setTimeout(() => done(new Error(`${what}: not after ${ms} ms; status: ${app.status()}; orders: ${orders()}`)), ms);
     const check = (): void => { if (pred()) done(); };
     offs.push(app.executor.on(check));
     for (const type of ['order', 'depthSnapshot', 'trade', 'balance', 'position'] as const) offs.push(app.bus.subscribe(type, check));

@@ -1,0 +1,160 @@
+/** The catalog on disk: `TABLE/SYMBOL/YYYY-MM-DD.parquet` files and `catalog.json` (instruments, files, gaps), written table by table as rows come. */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { ParseError } from '../core/errors.ts';
+import { instrumentSchema, type Instrument } from './instruments.ts';
+import { utcDay } from './ns.ts';
+import { TableFileWriter } from './parquet.ts';
+import type { ConvertReport, GapRecord } from './report.ts';
+import { SIDE, TABLES, type CellValue, type TableName } from './tables.ts';
+
+export const CATALOG_FILE = 'catalog.json';
+
+const fileSchema = z.strictObject({
+  table: z.enum(TABLES),
+  symbol: z.string(),
+  day: z.string(),
+  /** Relative to the catalog's folder. */
+  path: z.string(),
+  rows: z.number().int(),
+  /** Book level changes or trades (other tables: rows). */
+  events: z.number().int(),
+  /** Local times of the first and last row, ns as decimal strings. */
+  firstNs: z.string(),
+  lastNs: z.string(),
+});
+export type CatalogFile = z.infer<typeof fileSchema>;
+
+const gapSchema = z.strictObject({ symbol: z.string(), atNs: z.string(), reason: z.string() });
+
+export const catalogSchema = z.strictObject({
+  format: z.literal('bhtrade-catalog'),
+  version: z.literal(1),
+  instruments: z.record(z.string(), instrumentSchema),
+  files: z.array(fileSchema),
+  gaps: z.array(gapSchema),
+});
+export type CatalogIndex = z.infer<typeof catalogSchema>;
+
+/** Returns the index of the catalog in `dir`; throws ParseError naming the file when it is missing or malformed. */
+export function readCatalog(dir: string): CatalogIndex {
+  const file = join(dir, CATALOG_FILE);
+  if (!existsSync(file)) throw new ParseError(file, 'is missing: not a catalog folder (run `bhtrade data convert` first)');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ParseError(file, `is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = catalogSchema.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new ParseError(`${file}: ${i.path.join('.')}`, i.message);
+  }
+  return parsed.data;
+}
+
+interface OpenFile {
+  readonly w: TableFileWriter;
+  readonly entry: { table: TableName; symbol: string; day: string; path: string };
+  dayStart: bigint;
+  dayEnd: bigint;
+  first: bigint;
+  last: bigint;
+  events: number;
+}
+
+const NS_PER_DAY = 86_400_000_000_000n;
+
+/** Writes rows into a catalog folder; finish() closes the files and merges them into catalog.json. */
+export class CatalogWriter {
+  private readonly open = new Map<string, OpenFile>();
+  private readonly done: CatalogFile[] = [];
+  private readonly instruments = new Map<string, Instrument>();
+
+  constructor(readonly dir: string, private readonly report: ConvertReport) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** Declares the instrument of `symbol`; a second, different declaration is refused. */
+  instrument(inst: Instrument): void {
+    const prev = this.instruments.get(inst.symbol);
+    if (prev && JSON.stringify(prev) !== JSON.stringify(inst)) {
+      throw new ParseError(`instrument ${inst.symbol}`, `is mapped twice with different terms: ${JSON.stringify(prev)} and ${JSON.stringify(inst)}`);
+    }
+    this.instruments.set(inst.symbol, inst);
+  }
+
+  /** Returns the declared instrument of `symbol`. */
+  instrumentOf(symbol: string): Instrument | undefined {
+    return this.instruments.get(symbol);
+  }
+
+  /**
+   * Appends one row of `table` for `symbol`; `values` start with ts_event and ts_local (bigint ns).
+   * `fileMeta` is added to the key-value metadata of the file this row opens, if it opens one.
+   */
+  row(table: TableName, symbol: string, values: readonly CellValue[], fileMeta?: Readonly<Record<string, string>>): void {
+    const local = values[1] as bigint;
+    const key = `${table}/${symbol}`;
+    let f = this.open.get(key);
+    if (f && local >= f.dayEnd) {
+      this.close(key, f);
+      f = undefined;
+    }
+    if (!f) f = this.openFile(key, table, symbol, local, fileMeta);
+    if (local < f.last) this.report.count(`out of order rows in ${table}/${symbol}`);
+    if (local < f.first) f.first = local;
+    if (local > f.last) f.last = local;
+    if (table !== 'book_deltas' || values[2] !== SIDE.NONE) f.events += 1;
+    f.w.push(values);
+  }
+
+  /** Closes every file and writes catalog.json (files of earlier conversions for other days and symbols are kept). */
+  finish(gaps: readonly GapRecord[]): CatalogIndex {
+    for (const [key, f] of this.open) this.close(key, f);
+    const path = join(this.dir, CATALOG_FILE);
+    const prev: CatalogIndex = existsSync(path) ? readCatalog(this.dir) : { format: 'bhtrade-catalog', version: 1, instruments: {}, files: [], gaps: [] };
+    const replaced = new Set(this.done.map((f) => f.path));
+    const newSymbols = new Set(this.done.map((f) => f.symbol));
+    const index: CatalogIndex = {
+      format: 'bhtrade-catalog',
+      version: 1,
+      instruments: { ...prev.instruments, ...Object.fromEntries(this.instruments) },
+      files: [...prev.files.filter((f) => !replaced.has(f.path)), ...this.done].sort((a, b) => a.path.localeCompare(b.path)),
+      gaps: [...prev.gaps.filter((g) => !newSymbols.has(g.symbol)), ...gaps],
+    };
+    const tmp = `${path}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(index, null, 2)}\n`);
+    renameSync(tmp, path);
+    return index;
+  }
+
+  private openFile(key: string, table: TableName, symbol: string, local: bigint, fileMeta: Readonly<Record<string, string>> = {}): OpenFile {
+    const inst = this.instruments.get(symbol);
+    if (!inst) throw new ParseError(`symbol ${symbol}`, 'has no instrument declared before its rows');
+    const day = utcDay(local);
+    const folder = join(this.dir, table, symbol);
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, `${day}.parquet`);
+    if (this.done.some((d) => join(this.dir, d.path) === file)) {
+      this.report.problem(file, 0, 'rows for a day already closed arrived later (inputs overlap in time); that day was written again from those rows only');
+    }
+    const w = new TableFileWriter(file, table, {
+      'bhtrade.table': table, 'bhtrade.symbol': symbol, 'bhtrade.day': day, 'bhtrade.instrument': JSON.stringify(inst), ...fileMeta,
+    });
+    const dayStart = (local / NS_PER_DAY) * NS_PER_DAY;
+    const f: OpenFile = {
+      w, entry: { table, symbol, day, path: relative(this.dir, file) }, dayStart, dayEnd: dayStart + NS_PER_DAY, first: local, last: local, events: 0,
+    };
+    this.open.set(key, f);
+    return f;
+  }
+
+  private close(key: string, f: OpenFile): void {
+    f.w.finish();
+    this.open.delete(key);
+    this.done.push({ ...f.entry, rows: f.w.rows, events: f.events, firstNs: f.first.toString(), lastNs: f.last.toString() });
+  }
+}

@@ -1,5 +1,6 @@
 /** The `bhtrade` command line: dispatches to its subcommands. */
 import { argv, exit, stdout, stderr } from 'node:process';
+import { dataCommand } from './data.ts';
 import { newStrategyCommand } from './new-strategy.ts';
 import { runCommand } from './run.ts';
 import { venueCommand } from './venue.ts';
@@ -11,6 +12,8 @@ Usage:
   bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N]
                                             serve the simulated venue over HTTP and WebSocket
   bhtrade new-strategy NAME                 write a strategy template and its config
+  bhtrade data convert RAW... --out CATALOG [--map FILE] | ls CATALOG | info CATALOG
+                                            build and inspect a Parquet catalog of market data
   bhtrade help                              show this help
 `;
 
@@ -29,6 +32,8 @@ async function main(args: string[]): Promise<number> {
       return runCommand(args.slice(1));
     case 'new-strategy':
       return newStrategyCommand(args.slice(1));
+    case 'data':
+      return dataCommand(args.slice(1));
     default:
       stderr.write(`bhtrade: unknown command '${cmd}'\n\n${HELP}`);
       return 2;

@@ -72,6 +72,9 @@ export class CatalogWriter {
   private readonly open = new Map<string, OpenFile>();
   private readonly done: CatalogFile[] = [];
   private readonly instruments = new Map<string, Instrument>();
+  /** Rows of the low-rate tables by file, sorted by local time at the end: their sources (one REST answer per interval) interleave. */
+  private readonly held = new Map<string, { table: TableName; symbol: string; local: bigint; rows: { local: bigint; values: readonly CellValue[] }[] }>();
+  private readonly warned = new Set<string>();
 
   constructor(readonly dir: string, private readonly report: ConvertReport) {
     mkdirSync(dir, { recursive: true });
@@ -97,6 +100,14 @@ export class CatalogWriter {
    */
   row(table: TableName, symbol: string, values: readonly CellValue[], fileMeta?: Readonly<Record<string, string>>): void {
     const local = values[1] as bigint;
+    if (table !== 'book_deltas' && table !== 'trades') {
+      const day = utcDay(local);
+      const hk = `${table}/${symbol}/${day}`;
+      let h = this.held.get(hk);
+      if (!h) this.held.set(hk, (h = { table, symbol, local, rows: [] }));
+      h.rows.push({ local, values });
+      return;
+    }
     const key = `${table}/${symbol}`;
     let f = this.open.get(key);
     if (f && local >= f.dayEnd) {
@@ -104,7 +115,13 @@ export class CatalogWriter {
       f = undefined;
     }
     if (!f) f = this.openFile(key, table, symbol, local, fileMeta);
-    if (local < f.last) this.report.count(`out of order rows in ${table}/${symbol}`);
+    if (local < f.last) {
+      this.report.count(`rows earlier than the row before them in ${table}/${symbol}`);
+      if (!this.warned.has(key)) {
+        this.warned.add(key);
+        this.report.problem(f.entry.path, 0, 'rows arrive out of local-time order (inputs overlap in time); they are kept in arrival order');
+      }
+    }
     if (local < f.first) f.first = local;
     if (local > f.last) f.last = local;
     if (table !== 'book_deltas' || values[2] !== SIDE.NONE) f.events += 1;
@@ -114,6 +131,19 @@ export class CatalogWriter {
   /** Closes every file and writes catalog.json (files of earlier conversions for other days and symbols are kept). */
   finish(gaps: readonly GapRecord[]): CatalogIndex {
     for (const [key, f] of this.open) this.close(key, f);
+    for (const h of this.held.values()) {
+      h.rows.sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+      const key = `${h.table}/${h.symbol}`;
+      const f = this.openFile(key, h.table, h.symbol, h.local);
+      for (const r of h.rows) {
+        if (r.local < f.first) f.first = r.local;
+        if (r.local > f.last) f.last = r.local;
+        f.events += 1;
+        f.w.push(r.values);
+      }
+      this.close(key, f);
+    }
+    this.held.clear();
     const path = join(this.dir, CATALOG_FILE);
     const prev: CatalogIndex = existsSync(path) ? readCatalog(this.dir) : { format: 'bhtrade-catalog', version: 1, instruments: {}, files: [], gaps: [] };
     const replaced = new Set(this.done.map((f) => f.path));

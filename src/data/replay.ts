@@ -45,8 +45,10 @@ export interface ReplayStats {
   trades: number;
   /** Bus events published, all kinds. */
   events: number;
-  /** Gaps the local books found (a lost diff, a crossed book). */
+  /** Gaps the local books found themselves (a lost diff, a crossed book). */
   bookGaps: number;
+  /** Gaps the conversion found and flagged, each of which put its book out of step until the next snapshot. */
+  recordedGaps: number;
 }
 
 interface Group {
@@ -82,6 +84,8 @@ class SymbolState {
   /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
   shown = false;
   muted = false;
+  /** The message being read carries a gap flag (set on its first row). */
+  gapped = false;
 
   constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger) {
     this.price = new StepFormatter(inst.tick);
@@ -146,7 +150,7 @@ class Cursor {
 export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const index = readCatalog(o.catalog);
   const log = o.log ?? silentLogger();
-  const stats: ReplayStats = { levels: 0, trades: 0, events: 0, bookGaps: 0 };
+  const stats: ReplayStats = { levels: 0, trades: 0, events: 0, bookGaps: 0, recordedGaps: 0 };
   const symbols = [...(o.symbols ?? Object.keys(index.instruments))].sort();
   const tables = TABLES.filter((t) => !o.tables || o.tables.includes(t));
   const fromUs = o.from === undefined ? -Infinity : Number(o.from / 1000n);
@@ -269,6 +273,7 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
               stats.levels += 1;
             }
             const f = flags[i]!;
+            if ((f & BOOK_FLAG.GAP) !== 0) st.gapped = true;
             if ((f & BOOK_FLAG.LAST) === 0) return;
             const seqText = idText(seq, seqRaw, i);
             const version = suffix === '' ? seqText : `${seqText}_${suffix}`;
@@ -277,7 +282,11 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
             st.bids = [];
             st.asks = [];
             st.muted = !live;
-            if ((f & BOOK_FLAG.GAP) !== 0) st.book.invalidate('a gap in the recording');
+            if (st.gapped) {
+              st.gapped = false;
+              stats.recordedGaps += 1;
+              st.book.invalidate('a gap in the recording');
+            }
             if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
             else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
             if (live && !st.shown) {

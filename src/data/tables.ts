@@ -51,20 +51,35 @@ export const KLINE_FLAG = { CLOSED: 1 } as const;
 
 export type CellValue = bigint | number | string;
 
-/** Rows of one table collected column by column, up to a fixed capacity. */
+const FIRST_SIZE = 1024;
+
+/** Rows of one table collected column by column, up to a fixed capacity (arrays grow as rows come, so a small file costs little). */
 export class RowBuffer {
-  readonly columns: (BigInt64Array | Int32Array | string[])[];
+  columns: (BigInt64Array | Int32Array | string[])[];
   length = 0;
+  private size: number;
 
   constructor(readonly table: TableName, readonly capacity: number) {
-    this.columns = COLUMNS[table].map((c) => (c.type === 'INT64' ? new BigInt64Array(capacity) : c.type === 'INT32' ? new Int32Array(capacity) : []));
+    this.size = Math.min(FIRST_SIZE, capacity);
+    this.columns = COLUMNS[table].map((c) => (c.type === 'INT64' ? new BigInt64Array(this.size) : c.type === 'INT32' ? new Int32Array(this.size) : []));
   }
 
   /** Appends one row (values in COLUMNS order); returns true when the buffer is now full. */
   push(values: readonly CellValue[]): boolean {
+    if (this.length === this.size) this.grow();
     const i = this.length++;
     for (let c = 0; c < values.length; c++) (this.columns[c] as CellValue[])[i] = values[c]!;
     return this.length >= this.capacity;
+  }
+
+  private grow(): void {
+    this.size = Math.min(this.size * 2, this.capacity);
+    this.columns = this.columns.map((col) => {
+      if (Array.isArray(col)) return col;
+      const next = col instanceof BigInt64Array ? new BigInt64Array(this.size) : new Int32Array(this.size);
+      next.set(col as never);
+      return next;
+    });
   }
 
   /** Empties the buffer (arrays are reused). */

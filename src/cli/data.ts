@@ -76,7 +76,7 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   for (const p of report.problems.slice(0, SHOWN)) stderr.write(`${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}\n`);
   if (report.problemCount > SHOWN) stderr.write(`... and ${report.problemCount - SHOWN} more problems\n`);
   if (report.problemCount > 0) {
-    stderr.write(`bhtrade data convert: ${report.problemCount} problems (see above); everything else was converted\n`);
+    stderr.write(`bhtrade data convert: ${report.problemCount} problem(s) (see above); everything else was converted\n`);
     return 1;
   }
   return 0;

@@ -67,9 +67,17 @@ export class StepFormatter {
 function insertPoint(v: number, scale: number): string {
   if (scale === 0) return String(v);
   const neg = v < 0;
-  const digits = String(neg ? -v : v).padStart(scale + 1, '0');
-  const int = digits.slice(0, digits.length - scale);
-  const frac = digits.slice(digits.length - scale).replace(/0+$/, '');
-  const body = frac ? `${int}.${frac}` : int;
-  return neg && body !== '0' ? `-${body}` : body;
+  const abs = neg ? -v : v;
+  const p = 10 ** scale;
+  const int = Math.floor(abs / p);
+  let frac = abs - int * p;
+  if (frac === 0) return neg && int !== 0 ? `-${int}` : String(int);
+  // Integer arithmetic on a safe integer: the digits are exact, and trailing zeros go without a regex.
+  let digits = scale;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits -= 1;
+  }
+  const body = `${int}.${String(frac).padStart(digits, '0')}`;
+  return neg ? `-${body}` : body;
 }

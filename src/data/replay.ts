@@ -282,13 +282,6 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
             st.bids = [];
             st.asks = [];
             st.muted = !live;
-            if (st.gapped) {
-              st.gapped = false;
-              stats.recordedGaps += 1;
-              st.book.invalidate('a gap in the recording');
-            }
-            if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
-            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
             if (live && !st.shown) {
               st.shown = true;
               // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
@@ -298,6 +291,13 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
                 }));
               }
             }
+            if (st.gapped) {
+              st.gapped = false;
+              stats.recordedGaps += 1;
+              st.book.invalidate('a gap in the recording');
+            }
+            if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
+            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
           },
         };
       }

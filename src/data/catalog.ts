@@ -56,6 +56,7 @@ export function readCatalog(dir: string): CatalogIndex {
 }
 
 interface OpenFile {
+  readonly key: string;
   readonly w: TableFileWriter;
   readonly entry: { table: TableName; symbol: string; day: string; path: string };
   dayStart: bigint;
@@ -66,10 +67,14 @@ interface OpenFile {
 }
 
 const NS_PER_DAY = 86_400_000_000_000n;
+const MAX_OPEN_FILES = 16;
 
 /** Writes rows into a catalog folder; finish() closes the files and merges them into catalog.json. */
 export class CatalogWriter {
+  /** Open files by table/symbol/day, least recently used first. */
   private readonly open = new Map<string, OpenFile>();
+  /** The file each table/symbol wrote to last. */
+  private readonly current = new Map<string, OpenFile>();
   private readonly done: CatalogFile[] = [];
   private readonly instruments = new Map<string, Instrument>();
   /** Rows of the low-rate tables by file, sorted by local time at the end: their sources (one REST answer per interval) interleave. */
@@ -108,13 +113,30 @@ export class CatalogWriter {
       h.rows.push({ local, values });
       return;
     }
-    const key = `${table}/${symbol}`;
-    let f = this.open.get(key);
-    if (f && local >= f.dayEnd) {
-      this.close(key, f);
-      f = undefined;
+    const cur = `${table}/${symbol}`;
+    let f = this.current.get(cur);
+    if (!f || local < f.dayStart || local >= f.dayEnd) {
+      const key = `${cur}/${utcDay(local)}`;
+      f = this.open.get(key);
+      if (!f) {
+        if (this.done.some((d) => d.path === join(table, symbol, `${utcDay(local)}.parquet`))) {
+          this.report.count(`rows for a day already written, skipped, in ${cur}`);
+          this.report.problem(join(this.dir, table, symbol), 0, `a row for ${utcDay(local)}, whose file was already closed, arrived later (inputs far apart in time interleave); skipped`);
+          return;
+        }
+        f = this.openFile(key, table, symbol, local, fileMeta);
+        // Files of several days stay open while inputs interleave days; the least recently used closes first.
+        if (this.open.size > MAX_OPEN_FILES) {
+          const [oldKey, old] = this.open.entries().next().value!;
+          this.close(oldKey, old);
+        }
+      } else {
+        this.open.delete(key);
+        this.open.set(key, f);
+      }
+      this.current.set(cur, f);
     }
-    if (!f) f = this.openFile(key, table, symbol, local, fileMeta);
+    const key = f.key;
     if (local < f.last) {
       this.report.count(`rows earlier than the row before them in ${table}/${symbol}`);
       if (!this.warned.has(key)) {
@@ -133,7 +155,7 @@ export class CatalogWriter {
     for (const [key, f] of this.open) this.close(key, f);
     for (const h of this.held.values()) {
       h.rows.sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
-      const key = `${h.table}/${h.symbol}`;
+      const key = `${h.table}/${h.symbol}/${utcDay(h.local)}`;
       const f = this.openFile(key, h.table, h.symbol, h.local);
       for (const r of h.rows) {
         if (r.local < f.first) f.first = r.local;
@@ -168,15 +190,12 @@ export class CatalogWriter {
     const folder = join(this.dir, table, symbol);
     mkdirSync(folder, { recursive: true });
     const file = join(folder, `${day}.parquet`);
-    if (this.done.some((d) => join(this.dir, d.path) === file)) {
-      this.report.problem(file, 0, 'rows for a day already closed arrived later (inputs overlap in time); that day was written again from those rows only');
-    }
     const w = new TableFileWriter(file, table, {
       'bhtrade.table': table, 'bhtrade.symbol': symbol, 'bhtrade.day': day, 'bhtrade.instrument': JSON.stringify(inst), ...fileMeta,
     });
     const dayStart = (local / NS_PER_DAY) * NS_PER_DAY;
     const f: OpenFile = {
-      w, entry: { table, symbol, day, path: relative(this.dir, file) }, dayStart, dayEnd: dayStart + NS_PER_DAY, first: local, last: local, events: 0,
+      key, w, entry: { table, symbol, day, path: relative(this.dir, file) }, dayStart, dayEnd: dayStart + NS_PER_DAY, first: local, last: local, events: 0,
     };
     this.open.set(key, f);
     return f;
@@ -185,6 +204,8 @@ export class CatalogWriter {
   private close(key: string, f: OpenFile): void {
     f.w.finish();
     this.open.delete(key);
+    const cur = `${f.entry.table}/${f.entry.symbol}`;
+    if (this.current.get(cur) === f) this.current.delete(cur);
     this.done.push({ ...f.entry, rows: f.w.rows, events: f.events, firstNs: f.first.toString(), lastNs: f.last.toString() });
   }
 }

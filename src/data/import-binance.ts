@@ -74,7 +74,7 @@ export class BinanceImporter {
       this.report.count('binance messages without a mapping');
       return undefined;
     }
-    const binance = { ...inst, contiguousVersions: false };
+    const binance = asBinance(inst);
     this.cat.instrument(binance);
     return binance;
   }
@@ -135,6 +135,11 @@ export class BinanceImporter {
     this.cat.row('trades', inst.symbol, [msToNs(numberOf(d, 'T')), l.ns, price, qty, aggressor, bigId(d, 't')]);
     this.report.count('binance trades');
   }
+}
+
+/** Returns the instrument as Binance data needs it: update ids only increase, they do not count diffs one by one. */
+export function asBinance(inst: Instrument): Instrument {
+  return { ...inst, contiguousVersions: false };
 }
 
 function numberOf(o: WireObject, key: string): number {

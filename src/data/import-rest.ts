@@ -3,6 +3,7 @@ import { ParseError } from '../core/errors.ts';
 import { KLINE_INTERVALS, type KlineInterval } from '../model/enums.ts';
 import { asArray, asObject, at, reqBool, reqDecimal, reqString, type WireObject } from '../model/wire.ts';
 import type { CatalogWriter } from './catalog.ts';
+import { asBinance } from './import-binance.ts';
 import { toSteps, type Instrument } from './instruments.ts';
 import type { InstrumentMapping } from './mapping.ts';
 import { msToNs } from './ns.ts';
@@ -43,8 +44,10 @@ function int(v: unknown, path: string): number {
 export function importRest(file: string, raw: unknown, kind: RestKind, cat: CatalogWriter, mapping: InstrumentMapping, report: ConvertReport): void {
   const list = asArray(raw, file);
   const instOf = (source: string | undefined): Instrument | undefined => {
-    const inst = mapping.find(file, source);
-    if (inst) cat.instrument(inst);
+    const found = mapping.find(file, source);
+    if (!found) return undefined;
+    const inst = asBinance(found);
+    cat.instrument(inst);
     return inst;
   };
   const fileInst = kind === 'funding' ? undefined : instOf(undefined);

@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parseNs } from './ns.ts';
 import type { ConvertReport } from './report.ts';
 
@@ -19,38 +20,96 @@ async function isGzip(file: string): Promise<boolean> {
   return false;
 }
 
-/** Yields the text lines of a file (gunzipped when it is gzip); a damaged gzip stream ends the lines with a problem in the report. */
-export async function* textLines(file: string, report: ConvertReport): AsyncGenerator<{ line: number; text: string }> {
-  const gz = await isGzip(file);
-  const raw = createReadStream(file);
-  // Concatenated members (one per flush) are read on; a cut or damaged member ends in an error after the lines before it.
-  const stream: Readable = gz ? raw.pipe(createGunzip()) : raw;
-  if (gz) raw.on('error', (e) => stream.destroy(e));
-  let rest = '';
-  let n = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const text = rest + chunk.toString('utf8');
-      let from = 0;
-      for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', from)) {
-        n += 1;
-        yield { line: n, text: text.slice(from, nl) };
-        from = nl + 1;
-      }
-      rest = text.slice(from);
+/** A line of text, and whether it follows a damaged stretch that was skipped (earlier lines may come again). */
+export interface TextLine {
+  readonly line: number;
+  readonly text: string;
+  readonly resumed: boolean;
+}
+
+const READ_CHUNK = 16 * 1024;
+
+/** Returns the offset of the next gzip member header (1f 8b 08) at or after `from`, or -1. */
+async function nextMember(file: string, from: number): Promise<number> {
+  let base = from;
+  let carry = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file, { start: from, highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
+    const buf = Buffer.concat([carry, chunk]);
+    for (let i = buf.indexOf(0x1f); i >= 0 && i + 2 < buf.length; i = buf.indexOf(0x1f, i + 1)) {
+      if (buf[i + 1] === 0x8b && buf[i + 2] === 0x08) return base + i;
     }
-  } catch (e) {
-    report.problem(file, n + 1, `the file is damaged after line ${n} (${(e as Error).message}); lines up to there were converted`);
+    carry = buf.subarray(Math.max(0, buf.length - 2));
+    base += buf.length - carry.length;
   }
-  if (rest.length > 0) {
-    // A last line without its newline was cut mid-write: it is reported, not guessed at.
-    report.problem(file, n + 1, `the last line is incomplete (${rest.length} bytes without a newline) and was skipped`);
+  return -1;
+}
+
+/**
+ * Yields the text lines of a file (gunzipped when it is gzip). A damaged gzip member is reported and
+ * reading goes on from the next member header after it (a recorder writes one member per flush), so
+ * one bad second costs that second; a cut last member ends the file with a problem in the report.
+ */
+export async function* textLines(file: string, report: ConvertReport): AsyncGenerator<TextLine> {
+  const gz = await isGzip(file);
+  let n = 0;
+  let start = 0;
+  let resumed = false;
+  let lastFailure = -1;
+  for (;;) {
+    const raw = createReadStream(file, { start, highWaterMark: READ_CHUNK });
+    const gunzip = gz ? createGunzip() : undefined;
+    const stream: Readable = gunzip ? raw.pipe(gunzip) : raw;
+    if (gunzip) raw.on('error', (e) => stream.destroy(e));
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    let damage: Error | undefined;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        const text = rest + decoder.write(chunk);
+        let from = 0;
+        for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', from)) {
+          n += 1;
+          yield { line: n, text: text.slice(from, nl), resumed };
+          resumed = false;
+          from = nl + 1;
+        }
+        rest = text.slice(from);
+      }
+      rest += decoder.end();
+    } catch (e) {
+      damage = e as Error;
+    }
+    if (rest.length > 0) {
+      // A line cut mid-write (or by the damage) is reported, not guessed at.
+      report.problem(file, n + 1, `an incomplete line (${rest.length} characters without a newline) was skipped`);
+    }
+    if (!damage || !gunzip) {
+      if (damage) report.problem(file, n + 1, `the file could not be read after line ${n} (${damage.message})`);
+      return;
+    }
+    // The damage lies in the chunk the engine took last, and output still inside the engine was lost with it:
+    // reading restarts at a member header a little before (lines read twice are dropped by their time), and
+    // each retry starts further on, so it ends.
+    const failedAt = start + gunzip.bytesWritten;
+    const next = await nextMember(file, Math.max(start + 1, failedAt - 4 * READ_CHUNK));
+    const first = failedAt !== lastFailure;
+    lastFailure = failedAt;
+    if (next < 0) {
+      report.problem(file, n + 1, `the file is damaged after line ${n} (${damage.message}); nothing after it could be read`);
+      return;
+    }
+    if (first) report.problem(file, n + 1, `the file is damaged after line ${n} (${damage.message}); reading on from the gzip member at byte ${next}`);
+    start = next;
+    resumed = true;
   }
 }
 
 /** Yields the `<ns> <frame>` lines of a recording; a line that does not have that shape is reported and skipped. */
 export async function* recordedLines(file: string, report: ConvertReport): AsyncGenerator<RecordedLine> {
-  for await (const { line, text } of textLines(file, report)) {
+  let last = -1n;
+  let catchingUp = false;
+  for await (const { line, text, resumed } of textLines(file, report)) {
+    if (resumed) catchingUp = true;
     if (text.length === 0) continue;
     const sp = text.indexOf(' ');
     if (sp <= 0) {
@@ -64,6 +123,12 @@ export async function* recordedLines(file: string, report: ConvertReport): Async
       report.problem(file, line, `${(e as Error).message}; skipped`);
       continue;
     }
+    if (catchingUp) {
+      // After a damaged stretch, reading restarts at a member that may hold lines already read: those are not kept twice.
+      if (ns <= last) continue;
+      catchingUp = false;
+    }
+    last = ns;
     yield { line, ns, frame: text.slice(sp + 1) };
   }
 }

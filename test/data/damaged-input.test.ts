@@ -35,6 +35,26 @@ describe('damaged inputs', () => {
     expect(cmTrades).toBe(count(gunzipSync(readFileSync(CM_RAW)).toString().split('\n'), '@trade'));
   });
 
+  it('a damaged member in the middle of a file flushed member by member costs that member only, and no line is read twice', async () => {
+    const t = tempDir();
+    cleanup = t.remove;
+    const lines = spotLines();
+    // One gzip member per 200 lines, as a recorder flushing every second writes them.
+    const members: Buffer[] = [];
+    for (let i = 0; i < lines.length; i += 200) members.push(gzipSync(`${lines.slice(i, i + 200).join('\n')}\n`));
+    const bad = Buffer.from(members[5]!);
+    for (let i = 40; i < bad.length - 40; i += 7) bad[i] = (bad[i]! + 91) & 0xff;
+    const file = join(t.dir, 'spot_btcusdt_20240808.gz');
+    writeFileSync(file, Buffer.concat([...members.slice(0, 5), bad, ...members.slice(6)]));
+    const { index, report } = await convert({ inputs: [file], out: join(t.dir, 'cat'), mapping: sampleMapping() });
+    expect(report.problems.some((p) => /damaged after line \d+ .*reading on from the gzip member at byte \d+/.test(p.message)), JSON.stringify(report.problems)).toBe(true);
+    const kept = [...lines.slice(0, 1000), ...lines.slice(1200)];
+    const rows = (table: string): number => index.files.filter((f) => f.table === table).reduce((s, f) => s + f.rows, 0);
+    expect(rows('trades')).toBe(count(kept, '@trade'));
+    // The lost second is a lost stretch of diffs: a gap, reported.
+    expect(index.gaps.length).toBe(1);
+  });
+
   it('garbage, bad JSON, a bad receive time and a bad price are each reported with their line; every other line is kept', async () => {
     const t = tempDir();
     cleanup = t.remove;

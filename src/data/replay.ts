@@ -32,7 +32,12 @@ export interface ReplayOptions {
   readonly from?: bigint;
   /** End local time (ns, exclusive). */
   readonly to?: bigint;
-  readonly sink: (ev: BusEvent) => void;
+  /**
+   * Receives each event with the exact times of the catalog row that produced it, in µs since the epoch:
+   * `localUs` (receive time, the replay's clock) and `exchangeUs` (the venue's time); the event's own
+   * `recvTs` and `ts` are the same in ms (a diff the book held until its snapshot keeps its own times).
+   */
+  readonly sink: (ev: BusEvent, localUs: number, exchangeUs: number) => void;
   /** Publish the whole book after every diff too, as the live client's option does (default false). */
   readonly snapshotEveryUpdate?: boolean;
   readonly log?: Logger;
@@ -74,6 +79,12 @@ function idText(num: Float64Array, raw: ArrayLike<unknown>, i: number): string {
   return Number.isNaN(v) ? String(raw[i]) : String(v);
 }
 
+/** The times of the row being replayed, read by every sink call. */
+interface RowTimes {
+  localUs: number;
+  exchangeUs: number;
+}
+
 /** The per-symbol state a replay keeps: formatters, the local book, the kline tracker. */
 class SymbolState {
   readonly price: StepFormatter;
@@ -87,7 +98,7 @@ class SymbolState {
   /** The message being read carries a gap flag (set on its first row). */
   gapped = false;
 
-  constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger) {
+  constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger, at: RowTimes) {
     this.price = new StepFormatter(inst.tick);
     this.qty = new StepFormatter(inst.lot);
     this.book = new LocalBook({
@@ -95,7 +106,7 @@ class SymbolState {
       sink: (ev) => {
         if (this.muted) return;
         stats.events += 1;
-        o.sink(ev);
+        o.sink(ev, at.localUs, at.exchangeUs);
       },
       snapshotEveryUpdate: o.snapshotEveryUpdate,
       contiguousVersions: inst.contiguousVersions,
@@ -158,9 +169,10 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const toUs = o.to === undefined ? Infinity : Number(o.to / 1000n);
   const toSub = o.to === undefined ? 0 : Number(o.to % 1000n);
   const states = new Map<string, SymbolState>();
+  const at: RowTimes = { localUs: 0, exchangeUs: 0 };
   const klines = new KlineTracker((ev) => {
     stats.events += 1;
-    o.sink(ev);
+    o.sink(ev, at.localUs, at.exchangeUs);
   });
   const cursors: Cursor[] = [];
   tables.forEach((table, ti) => {
@@ -170,8 +182,8 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
       const files = filesOf(index, table, symbol, o.from, o.to).map((f) => join(o.catalog, f.path));
       if (files.length === 0) return;
       let st = states.get(symbol);
-      if (!st) states.set(symbol, (st = new SymbolState(inst, o, stats, log)));
-      const decode = decoderOf(table, st, o, stats, klines);
+      if (!st) states.set(symbol, (st = new SymbolState(inst, o, stats, log, at)));
+      const decode = decoderOf(table, st, o, stats, klines, at);
       cursors.push(new Cursor(table, ti * symbols.length + si, files, decode));
     });
   });
@@ -243,17 +255,23 @@ function filesOf(index: CatalogIndex, table: TableName, symbol: string, from: bi
     .sort((a, b) => a.day.localeCompare(b.day));
 }
 
-function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: ReplayStats, klines: KlineTracker) {
+function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: ReplayStats, klines: KlineTracker, at: RowTimes) {
   const symbol = st.inst.symbol;
   const publish = (ev: BusEvent): void => {
     stats.events += 1;
-    o.sink(ev);
+    o.sink(ev, at.localUs, at.exchangeUs);
   };
   return (cols: Readonly<Record<string, ArrayLike<unknown>>>, meta: Readonly<Record<string, string>>): Group => {
     const { us, sub } = nsMicros(cols['ts_local']!);
     const n = us.length;
-    const evMs = nsMillis(cols['ts_event']!);
-    const recvMs = (i: number): number => Math.floor(us[i]! / 1000);
+    const evUs = nsMicros(cols['ts_event']!).us;
+    const evMs = new Float64Array(n);
+    for (let i = 0; i < n; i++) evMs[i] = Math.floor(evUs[i]! / 1000);
+    const recvMs = (i: number): number => {
+      at.localUs = us[i]!;
+      at.exchangeUs = evUs[i]!;
+      return Math.floor(us[i]! / 1000);
+    };
     switch (table) {
       case 'book_deltas': {
         const side = int32s(cols['side']!);

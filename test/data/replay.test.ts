@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert } from '../../src/data/convert.ts';
 import { readCatalog } from '../../src/data/catalog.ts';
 import { TableFileReader } from '../../src/data/parquet.ts';
+import { replay } from '../../src/data/replay.ts';
 import type { BusEvent } from '../../src/model/events.ts';
 import { collect, CM_RAW, sampleMapping, SPOT_RAW, tempDir } from './helpers.ts';
 
@@ -49,6 +50,17 @@ describe('replay of a catalog', () => {
     expect(firstBook('BTCUSD-PERP')?.kind).toBe('depthSnapshot');
     const inRange = (e: BusEvent): boolean => e.recvTs >= fromMs && e.recvTs < toMs;
     expect(events.filter((e) => e.kind !== 'depthSnapshot')).toEqual(all.filter((e) => e.kind !== 'depthSnapshot' && inRange(e)));
+  });
+
+  it('hands each event the exact µs receive and venue times of its row', async () => {
+    const times: [BusEvent, number, number][] = [];
+    await replay({ catalog: dir, symbols: ['BTCUSDT'], tables: ['trades'], sink: (ev, localUs, exchangeUs) => times.push([ev, localUs, exchangeUs]) });
+    // The first trade: received at 1723161254087896568 ns, traded at T = 1723161255342 ms.
+    expect(times[0]!.slice(1)).toEqual([1723161254087896, 1723161255342000]);
+    for (const [ev, localUs, exchangeUs] of times) {
+      expect(Math.floor(localUs / 1000)).toBe(ev.recvTs);
+      expect(Math.floor(exchangeUs / 1000)).toBe(ev.ts);
+    }
   });
 
   it('reads standard Parquet: typed int64 columns, the instrument in the metadata, and more than one row group where a file is large', async () => {

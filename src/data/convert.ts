@@ -72,6 +72,7 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
       const state: { symbol?: string } = {};
       for await (const l of recordedLines(file, report)) {
         if (l.frame.startsWith('{"stream"') || l.frame.startsWith('{"lastUpdateId"')) binance.line(file, l, state);
+        else if (l.frame.startsWith('!')) ours.marker(file, l);
         else ours.line(file, l);
       }
     } catch (e) {

@@ -10,6 +10,8 @@ export interface DepthMessage {
   readonly tsLocal: bigint;
   readonly sequence: bigint;
   readonly snapshot: boolean;
+  /** A REST snapshot without a version (its sequence is 0). */
+  readonly rest?: boolean;
   /** A version gap was found right before this message. */
   readonly gap: boolean;
   readonly bids: readonly (readonly [string, string])[] | readonly Level[];
@@ -25,7 +27,7 @@ export function writeDepth(cat: CatalogWriter, inst: Instrument, m: DepthMessage
   for (const [p, q] of m.bids) rows.push([SIDE.BID, toSteps(p, inst.tick, 'price'), toSteps(q, inst.lot, 'quantity')]);
   for (const [p, q] of m.asks) rows.push([SIDE.ASK, toSteps(p, inst.tick, 'price'), toSteps(q, inst.lot, 'quantity')]);
   if (rows.length === 0) rows.push([SIDE.NONE, 0n, 0n]);
-  const base = (m.snapshot ? BOOK_FLAG.SNAPSHOT : 0);
+  const base = (m.snapshot ? BOOK_FLAG.SNAPSHOT : 0) | (m.rest ? BOOK_FLAG.REST : 0);
   for (let i = 0; i < rows.length; i++) {
     const [side, price, qty] = rows[i]!;
     const flags = base | (i === rows.length - 1 ? BOOK_FLAG.LAST : 0) | (i === 0 && m.gap ? BOOK_FLAG.GAP : 0);

@@ -2,7 +2,9 @@
 import { ParseError } from '../core/errors.ts';
 import type { TradeEvent } from '../model/events.ts';
 import { parseMarketMessage, type DepthTick, type MarketPush } from '../model/marketstream.ts';
-import { asObject, parseWireJson, type WireObject } from '../model/wire.ts';
+import { parseBrokerInfo } from '../model/instrument.ts';
+import { parseDepth } from '../model/market.ts';
+import { asObject, parseWireJson, reqString, type WireObject } from '../model/wire.ts';
 import { TradeGate } from '../venue/market-normalise.ts';
 import type { CatalogWriter } from './catalog.ts';
 import { writeDepth } from './depth-rows.ts';
@@ -32,6 +34,10 @@ export class BhtradeImporter {
   private readonly trades: TradeGate;
   private readonly pending: TradeEvent[] = [];
   private readonly suffixes = new Map<string, string>();
+  /** Instruments the recording's own brokerInfo line lists (used where the mapping names none). */
+  private readonly listed = new Map<string, Instrument>();
+  /** Symbols whose next depth message follows a recorded gap or reconnect. */
+  private readonly gapped = new Set<string>();
 
   constructor(private readonly cat: CatalogWriter, private readonly mapping: InstrumentMapping, private readonly report: ConvertReport) {
     // The live client's trade gate: trades are kept once each, and a subscription's first snapshot only sets the cursor.
@@ -68,14 +74,69 @@ export class BhtradeImporter {
     }
   }
 
+  /**
+   * Reads one of the recorder's own lines, `<ns> !<marker> <json>`: the session, the venue's brokerInfo
+   * (the instruments), a reconnect or a version gap (the books are out of step until a snapshot), a REST snapshot.
+   */
+  marker(file: string, l: RecordedLine): void {
+    const sp = l.frame.indexOf(' ');
+    const kind = l.frame.slice(1, sp < 0 ? undefined : sp);
+    const payload = sp < 0 ? '' : l.frame.slice(sp + 1);
+    try {
+      switch (kind) {
+        case 'session':
+          this.report.count('bhtrade sessions');
+          return;
+        case 'instruments':
+          for (const inst of instrumentsOf(parseWireJson(payload))) this.listed.set(inst.symbol, inst);
+          return;
+        case 'reconnect':
+          for (const symbol of this.suffixes.keys()) this.markGap(file, l, symbol, 'the market socket reconnected: frames in between were not received');
+          return;
+        case 'gap': {
+          const symbol = reqString(asObject(parseWireJson(payload), 'gap'), 'symbol', 'gap');
+          this.markGap(file, l, symbol, `the recorder found a version gap: ${payload.slice(0, 200)}`);
+          return;
+        }
+        case 'snapshot':
+          this.restSnapshot(file, l, asObject(parseWireJson(payload), 'snapshot'));
+          return;
+        default:
+          this.report.problem(file, l.line, `unknown recorder marker !${kind.slice(0, 24)}; skipped`);
+      }
+    } catch (e) {
+      this.report.problem(file, l.line, `recorder marker !${kind}: ${(e as Error).message}; skipped`);
+    }
+  }
+
+  private markGap(file: string, l: RecordedLine, symbol: string, reason: string): void {
+    this.gapped.add(symbol);
+    this.report.gap({ symbol, atNs: l.ns.toString(), reason });
+    this.report.count('bhtrade recorded gaps');
+  }
+
+  private restSnapshot(file: string, l: RecordedLine, o: WireObject): void {
+    const symbol = reqString(o, 'symbol', 'snapshot');
+    if (o['status'] !== 200) {
+      this.report.problem(file, l.line, `the REST snapshot of ${symbol} failed with status ${String(o['status'])}; skipped`);
+      return;
+    }
+    const d = parseDepth(o['body'], 'snapshot.body');
+    const inst = this.inst(file, symbol);
+    const time = d.time === undefined ? l.ns : msToNs(d.time);
+    writeDepth(this.cat, inst, { tsEvent: time, tsLocal: l.ns, sequence: 0n, snapshot: true, rest: true, gap: false, bids: d.bids, asks: d.asks });
+    this.gapped.delete(symbol);
+    this.report.count('bhtrade REST snapshots');
+  }
+
   private inst(file: string, symbol: string): Instrument {
     const known = this.cat.instrumentOf(symbol);
     if (known) return known;
-    const mapped = this.mapping.find(file, symbol);
+    const mapped = this.mapping.find(file, symbol) ?? this.listed.get(symbol);
     const inst: Instrument = mapped ?? {
       symbol, kind: 'spot', tick: FALLBACK_STEP, lot: FALLBACK_STEP, multiplier: '1', base: symbol, quote: symbol, margin: symbol, contiguousVersions: true,
     };
-    if (!mapped) this.report.problem(file, 0, `no instrument mapping for ${symbol}: prices and quantities are stored in steps of ${FALLBACK_STEP}`);
+    if (!mapped) this.report.problem(file, 0, `no instrument mapping for ${symbol} and no brokerInfo line lists it: prices and quantities are stored in steps of ${FALLBACK_STEP}`);
     this.cat.instrument(inst);
     return inst;
   }
@@ -147,6 +208,31 @@ export class BhtradeImporter {
       this.report.problem(file, l.line, `the book version suffix of ${inst.symbol} changed from "${known}" to "${suffix}" (a new book): later versions keep the first suffix`);
     }
     if (known === undefined) this.suffixes.set(inst.symbol, suffix);
-    writeDepth(this.cat, inst, { tsEvent: msToNs(d.time), tsLocal: l.ns, sequence, snapshot: first, gap: false, bids: d.bids, asks: d.asks }, { [VERSION_SUFFIX_KEY]: known ?? suffix });
+    const gap = this.gapped.delete(inst.symbol) && !first;
+    writeDepth(this.cat, inst, { tsEvent: msToNs(d.time), tsLocal: l.ns, sequence, snapshot: first, gap, bids: d.bids, asks: d.asks }, { [VERSION_SUFFIX_KEY]: known ?? suffix });
   }
+}
+
+/** Returns the instruments of a brokerInfo answer: steps from PRICE_FILTER and LOT_SIZE, else from the precisions. */
+export function instrumentsOf(raw: unknown): Instrument[] {
+  const info = parseBrokerInfo(raw, 'instruments');
+  const out: Instrument[] = [];
+  const step = (filters: readonly { filterType: string }[], type: 'PRICE_FILTER' | 'LOT_SIZE'): string | undefined => {
+    const f = filters.find((x) => x.filterType === type) as { tickSize?: string; stepSize?: string } | undefined;
+    return type === 'PRICE_FILTER' ? f?.tickSize : f?.stepSize;
+  };
+  for (const s of info.symbols) {
+    out.push({
+      symbol: s.symbol, kind: 'spot', tick: step(s.filters, 'PRICE_FILTER') ?? s.quotePrecision, lot: step(s.filters, 'LOT_SIZE') ?? s.baseAssetPrecision,
+      multiplier: '1', base: s.baseAsset, quote: s.quoteAsset, margin: s.quoteAsset, contiguousVersions: true,
+    });
+  }
+  for (const c of info.contracts) {
+    out.push({
+      symbol: c.symbol, kind: c.inverse ? 'inverse' : 'linear', tick: step(c.filters, 'PRICE_FILTER') ?? c.quoteAssetPrecision,
+      lot: step(c.filters, 'LOT_SIZE') ?? c.baseAssetPrecision, multiplier: c.contractMultiplier, base: c.baseAsset, quote: c.quoteAsset,
+      margin: c.marginToken, contiguousVersions: true,
+    });
+  }
+  return out;
 }

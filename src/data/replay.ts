@@ -314,7 +314,8 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
               stats.recordedGaps += 1;
               st.book.invalidate('a gap in the recording');
             }
-            if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
+            if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i));
+            else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
             else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
           },
         };

@@ -41,6 +41,8 @@ export const BOOK_FLAG = {
   LAST: 2,
   /** A version gap was found right before this message (the book is out of step until the next snapshot). */
   GAP: 4,
+  /** A REST snapshot, which carries no version (sequence 0): diffs sent before its time are inside it. */
+  REST: 8,
 } as const;
 
 /** trades.aggressor: the taker's side. */

@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
 import WebSocket from 'ws';
 import { convert } from '../../src/data/convert.ts';
-import { mappingFrom } from '../../src/data/mapping.ts';
 import type { BusEvent } from '../../src/model/events.ts';
 import { MARKET_WS_PATH, MarketWsClient } from '../../src/venue/market-ws.ts';
 import { Recorder, startVenueOnClock, turns, until, type Venue } from '../venue/streams/helpers.ts';
@@ -50,6 +50,10 @@ describe('record, convert, replay', () => {
     const lines: string[] = [];
     let lastMs = -1;
     let within = 0;
+    // The header a capture starts with: the session, then the venue's brokerInfo answer as received (the instruments).
+    const info = await request(`${venue.url}/openapi/v1/brokerInfo`);
+    const start = `${BigInt(venue.clock.now()) * 1_000_000n}`;
+    lines.push(`${start} !session {"format":1,"stream":"market","symbols":["${SYMBOL}"]}`, `${start} !instruments ${await info.body.text()}`);
     raw = new WebSocket(`${venue.ws}${MARKET_WS_PATH}`);
     raw.on('message', (data) => {
       const ms = venue.clock.now();
@@ -89,11 +93,10 @@ describe('record, convert, replay', () => {
     const file = join(t.dir, 'market-BTCUSDT.log.gz');
     writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
 
-    const mapping = mappingFrom({
-      instruments: [{ symbol: SYMBOL, kind: 'spot', tick: '0.01', lot: '0.000001', base: 'BTC', quote: 'USDT', margin: 'USDT' }],
-    });
-    const { report } = await convert({ inputs: [file], out: join(t.dir, 'cat'), mapping });
+    // No mapping: the instruments come from the recording's brokerInfo line.
+    const { report, index } = await convert({ inputs: [file], out: join(t.dir, 'cat') });
     expect(report.problems).toEqual([]);
+    expect(index.instruments[SYMBOL]).toMatchObject({ kind: 'spot', tick: '0.01', lot: '0.000001', base: 'BTC', quote: 'USDT' });
     const { events, stats } = await collect({ catalog: join(t.dir, 'cat') });
     expect(stats.bookGaps).toBe(0);
 

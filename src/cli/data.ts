@@ -6,7 +6,8 @@ import { formatInfo, formatLs } from '../data/info.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { loadMapping } from '../data/mapping.ts';
 
-const USAGE = `Usage:
+/** The help of `bhtrade data`. */
+export const DATA_HELP = `Usage:
   bhtrade data convert RAW... --out CATALOG [--map MAPPING.yaml]
                           convert recordings (ours or Binance raw streams, .gz or plain) and Binance REST
                           JSON (klines, trades, funding rates) into a Parquet catalog
@@ -34,7 +35,7 @@ export async function dataCommand(argv: readonly string[]): Promise<number> {
       case undefined:
       case 'help':
       case '--help':
-        stdout.write(USAGE);
+        stdout.write(DATA_HELP);
         return 0;
       default:
         return usage(`unknown data command '${sub}'`);
@@ -46,7 +47,7 @@ export async function dataCommand(argv: readonly string[]): Promise<number> {
 }
 
 function usage(msg: string): number {
-  stderr.write(`bhtrade data: ${msg}\n\n${USAGE}`);
+  stderr.write(`bhtrade data: ${msg}\n\n${DATA_HELP}`);
   return 2;
 }
 

@@ -68,6 +68,8 @@ interface OpenFile {
 
 const NS_PER_DAY = 86_400_000_000_000n;
 const MAX_OPEN_FILES = 16;
+/** Rows of the low-rate tables held for sorting; past it the earliest days are written out first. */
+export const MAX_HELD_ROWS = 1_000_000;
 
 /** Writes rows into a catalog folder; finish() closes the files and merges them into catalog.json. */
 export class CatalogWriter {
@@ -80,9 +82,15 @@ export class CatalogWriter {
   /** Rows of the low-rate tables by file, sorted by local time at the end: their sources (one REST answer per interval) interleave. */
   private readonly held = new Map<string, { table: TableName; symbol: string; local: bigint; rows: { local: bigint; values: readonly CellValue[] }[] }>();
   private readonly warned = new Set<string>();
+  private heldRows = 0;
+  /** Held table/symbol/day files already written. */
+  private readonly writtenHeld = new Set<string>();
 
-  constructor(readonly dir: string, private readonly report: ConvertReport) {
+  private readonly maxHeld: number;
+
+  constructor(readonly dir: string, private readonly report: ConvertReport, o: { maxHeldRows?: number } = {}) {
     mkdirSync(dir, { recursive: true });
+    this.maxHeld = o.maxHeldRows ?? MAX_HELD_ROWS;
   }
 
   /** Declares the instrument of `symbol`; a second, different declaration is refused. */
@@ -109,8 +117,15 @@ export class CatalogWriter {
       const day = utcDay(local);
       const hk = `${table}/${symbol}/${day}`;
       let h = this.held.get(hk);
-      if (!h) this.held.set(hk, (h = { table, symbol, local, rows: [] }));
+      if (!h) {
+        if (this.writtenHeld.has(hk)) {
+          this.report.problem(join(this.dir, hk), 0, 'a row for a day already written (more rows were held than fit) arrived later; skipped');
+          return;
+        }
+        this.held.set(hk, (h = { table, symbol, local, rows: [] }));
+      }
       h.rows.push({ local, values });
+      if (++this.heldRows > this.maxHeld) this.writeHeld(Math.floor(this.maxHeld / 2));
       return;
     }
     const cur = `${table}/${symbol}`;
@@ -153,19 +168,7 @@ export class CatalogWriter {
   /** Closes every file and writes catalog.json (files of earlier conversions for other days and symbols are kept). */
   finish(gaps: readonly GapRecord[]): CatalogIndex {
     for (const [key, f] of this.open) this.close(key, f);
-    for (const h of this.held.values()) {
-      h.rows.sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
-      const key = `${h.table}/${h.symbol}/${utcDay(h.local)}`;
-      const f = this.openFile(key, h.table, h.symbol, h.local);
-      for (const r of h.rows) {
-        if (r.local < f.first) f.first = r.local;
-        if (r.local > f.last) f.last = r.local;
-        f.events += 1;
-        f.w.push(r.values);
-      }
-      this.close(key, f);
-    }
-    this.held.clear();
+    this.writeHeld(0);
     const path = join(this.dir, CATALOG_FILE);
     const prev: CatalogIndex = existsSync(path) ? readCatalog(this.dir) : { format: 'bhtrade-catalog', version: 1, instruments: {}, files: [], gaps: [] };
     const replaced = new Set(this.done.map((f) => f.path));
@@ -181,6 +184,26 @@ export class CatalogWriter {
     writeFileSync(tmp, `${JSON.stringify(index, null, 2)}\n`);
     renameSync(tmp, path);
     return index;
+  }
+
+  /** Writes held days, earliest first, until at most `keep` rows are held. */
+  private writeHeld(keep: number): void {
+    const days = [...this.held.entries()].sort(([, a], [, b]) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+    for (const [hk, h] of days) {
+      if (this.heldRows <= keep) return;
+      h.rows.sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+      const f = this.openFile(hk, h.table, h.symbol, h.local);
+      for (const r of h.rows) {
+        if (r.local < f.first) f.first = r.local;
+        if (r.local > f.last) f.last = r.local;
+        f.events += 1;
+        f.w.push(r.values);
+      }
+      this.close(hk, f);
+      this.held.delete(hk);
+      this.writtenHeld.add(hk);
+      this.heldRows -= h.rows.length;
+    }
   }
 
   private openFile(key: string, table: TableName, symbol: string, local: bigint, fileMeta: Readonly<Record<string, string>> = {}): OpenFile {

@@ -29,6 +29,9 @@ export interface TextLine {
 
 const READ_CHUNK = 16 * 1024;
 
+/** The longest line kept (characters): a file without newlines must not grow one string without end. */
+export const MAX_LINE = 16 * 1024 * 1024;
+
 /** Returns the offset of the next gzip member header (1f 8b 08) at or after `from`, or -1. */
 async function nextMember(file: string, from: number): Promise<number> {
   let base = from;
@@ -61,23 +64,63 @@ export async function* textLines(file: string, report: ConvertReport): AsyncGene
     const stream: Readable = gunzip ? raw.pipe(gunzip) : raw;
     if (gunzip) raw.on('error', (e) => stream.destroy(e));
     const decoder = new StringDecoder('utf8');
+    // The text after the last newline, in pieces: a long line is joined once, not copied per chunk.
+    let parts: string[] = [];
+    let partsLength = 0;
+    let skipping = false;
     let rest = '';
     let damage: Error | undefined;
+    const tooLong = (): void => {
+      n += 1;
+      report.problem(file, n, `a line longer than ${MAX_LINE} characters was skipped`);
+    };
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        const text = rest + decoder.write(chunk);
-        let from = 0;
-        for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', from)) {
+        const fresh = decoder.write(chunk);
+        let nl = fresh.indexOf('\n');
+        if (nl < 0) {
+          if (skipping) continue;
+          parts.push(fresh);
+          partsLength += fresh.length;
+          if (partsLength > MAX_LINE) {
+            tooLong();
+            parts = [];
+            partsLength = 0;
+            skipping = true;
+          }
+          continue;
+        }
+        if (skipping) {
+          skipping = false;
+        } else if (partsLength + nl > MAX_LINE) {
+          tooLong();
+        } else {
           n += 1;
-          yield { line: n, text: text.slice(from, nl), resumed };
+          yield { line: n, text: parts.join('') + fresh.slice(0, nl), resumed };
           resumed = false;
+        }
+        parts = [];
+        partsLength = 0;
+        let from = nl + 1;
+        for (nl = fresh.indexOf('\n', from); nl >= 0; nl = fresh.indexOf('\n', from)) {
+          if (nl - from > MAX_LINE) {
+            tooLong();
+          } else {
+            n += 1;
+            yield { line: n, text: fresh.slice(from, nl), resumed };
+            resumed = false;
+          }
           from = nl + 1;
         }
-        rest = text.slice(from);
+        if (from < fresh.length) {
+          parts.push(fresh.slice(from));
+          partsLength = fresh.length - from;
+        }
       }
-      rest += decoder.end();
+      if (!skipping) rest = parts.join('') + decoder.end();
     } catch (e) {
       damage = e as Error;
+      if (!skipping) rest = parts.join('');
     }
     if (rest.length > 0) {
       // A line cut mid-write (or by the damage) is reported, not guessed at.

@@ -38,11 +38,16 @@ export function toSteps(s: string, unit: string, field: string): bigint {
   return v / u;
 }
 
-const CACHE_LIMIT = 1 << 16;
+const CACHE_SLOTS = 1 << 14;
 
-/** Turns integer step counts (numbers below 2^53) back into the exact decimal strings of one step size, caching recent values. */
+/**
+ * Turns integer step counts (numbers below 2^53) back into the exact decimal strings of one step size.
+ * Recent values are kept in a direct-mapped cache of fixed size (a slot per value modulo its size): prices
+ * and sizes repeat, and a miss costs one formatting, never a growing table.
+ */
 export class StepFormatter {
-  private readonly cache = new Map<number, string>();
+  private readonly keys = new Float64Array(CACHE_SLOTS).fill(NaN);
+  private readonly values: string[] = new Array<string>(CACHE_SLOTS).fill('');
   private readonly scale: number;
   private readonly units: number;
 
@@ -53,13 +58,12 @@ export class StepFormatter {
 
   /** Returns the decimal string of `n` steps, trailing zeros stripped. */
   format(n: number): string {
-    let s = this.cache.get(n);
-    if (s !== undefined) return s;
+    const slot = n & (CACHE_SLOTS - 1);
+    if (this.keys[slot] === n) return this.values[slot]!;
     const scaled = n * this.units;
-    s = Number.isSafeInteger(scaled) ? insertPoint(scaled, this.scale) : fromUnits(BigInt(n), this.step);
-    // Bounded: prices and sizes repeat, so a cleared cache refills with the ones in use.
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-    this.cache.set(n, s);
+    const s = Number.isSafeInteger(scaled) ? insertPoint(scaled, this.scale) : fromUnits(BigInt(n), this.step);
+    this.keys[slot] = n;
+    this.values[slot] = s;
     return s;
   }
 }

@@ -13,6 +13,11 @@ describe('steps', () => {
       }
     }
     expect(new StepFormatter('0.01').format(6_183_763)).toBe('61837.63');
+    // Values that share a slot of the fixed-size cache replace each other, never mix.
+    const f = new StepFormatter('0.01');
+    for (let round = 0; round < 3; round++) {
+      for (const n of [5, 5 + 16_384, 5 + 2 * 16_384, 2 ** 40 + 5]) expect(f.format(n)).toBe(fromUnits(n, '0.01'));
+    }
     expect(new StepFormatter('0.00000001').format(2_542_618_900)).toBe('25.426189');
   });
 

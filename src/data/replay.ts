@@ -1,6 +1,7 @@
 /** Replays a catalog: streams the files of a time range and symbols a row group at a time, merged in local-time order, into the live clients' bus events. */
 import { join } from 'node:path';
 import { VirtualClock } from '../core/clock.ts';
+import { ParseError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import {
   depthSnapshotEvent, fundingEvent, indexEvent, klineEvent, tickerEvent, tradeEvent, type BusEvent,
@@ -163,6 +164,10 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const log = o.log ?? silentLogger();
   const stats: ReplayStats = { levels: 0, trades: 0, events: 0, bookGaps: 0, recordedGaps: 0 };
   const symbols = [...(o.symbols ?? Object.keys(index.instruments))].sort();
+  const unknown = symbols.filter((s) => index.instruments[s] === undefined);
+  if (unknown.length > 0) {
+    throw new ParseError('symbols', `${unknown.join(', ')} not in the catalog ${o.catalog} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
+  }
   const tables = TABLES.filter((t) => !o.tables || o.tables.includes(t));
   const fromUs = o.from === undefined ? -Infinity : Number(o.from / 1000n);
   const fromSub = o.from === undefined ? 0 : Number(o.from % 1000n);
@@ -177,8 +182,7 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const cursors: Cursor[] = [];
   tables.forEach((table, ti) => {
     symbols.forEach((symbol, si) => {
-      const inst = index.instruments[symbol];
-      if (!inst) return;
+      const inst = index.instruments[symbol]!;
       const files = filesOf(index, table, symbol, o.from, o.to).map((f) => join(o.catalog, f.path));
       if (files.length === 0) return;
       let st = states.get(symbol);

@@ -52,6 +52,10 @@ describe('replay of a catalog', () => {
     expect(events.filter((e) => e.kind !== 'depthSnapshot')).toEqual(all.filter((e) => e.kind !== 'depthSnapshot' && inRange(e)));
   });
 
+  it('refuses a symbol the catalog does not have, naming it and the ones it has', async () => {
+    await expect(collect({ catalog: dir, symbols: ['BTCUSDT', 'ETHUSDT'] })).rejects.toThrow(/symbols: ETHUSDT not in the catalog .* \(it has BTCUSD-PERP, BTCUSDT\)/);
+  });
+
   it('hands each event the exact µs receive and venue times of its row', async () => {
     const times: [BusEvent, number, number][] = [];
     await replay({ catalog: dir, symbols: ['BTCUSDT'], tables: ['trades'], sink: (ev, localUs, exchangeUs) => times.push([ev, localUs, exchangeUs]) });

@@ -66,6 +66,47 @@ const reconcileOptions = z.strictObject({
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 
+const latencyMs = z.number().min(0, 'must be ≥ 0 ms');
+const latencySpec = z.union([
+  latencyMs,
+  z.strictObject({ min: latencyMs.describe('shortest, ms'), max: latencyMs.describe('longest, ms (drawn uniformly between)') }),
+  z.strictObject({ base: latencyMs.describe('least, ms'), meanExtra: latencyMs.describe('mean of an exponential extra, ms (a long tail)') }),
+]);
+const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
+const timeText = z.string().refine((s) => parseTime(s) !== undefined, 'must be an ISO time such as "2024-08-08T23:55:00Z" or epoch ms');
+
+/** Returns the epoch ms of an ISO time (a Z or offset, or UTC when absent) or of a whole number of epoch ms; undefined when it is neither. */
+export function parseTime(text: string): number | undefined {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(t)) return undefined;
+  const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(t) || t.length === 10 ? t : `${t}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const backtestOptions = z.strictObject({
+  data: z.string().default('../backtest/data/binance-samples').describe('the Parquet catalog to replay, relative to this file (`bhtrade data convert` makes one); --data overrides it'),
+  symbols: z.array(z.string().min(1)).optional().describe('symbols replayed onto the bus (default: the strategies\' symbols); the strategies\' symbols are traded'),
+  from: timeText.optional().describe('first local time replayed (ISO or epoch ms; default the catalog\'s start); --from overrides it'),
+  to: timeText.optional().describe('end of the replay, exclusive (default the catalog\'s end); --to overrides it'),
+  balances: z.record(z.string(), decimalText).default({ BTC: '1', USDT: '100000' }).describe('starting spot balances by asset'),
+  fees: z.strictObject({
+    maker: decimalText.default('0.001').describe('maker fee rate, charged in the asset received'),
+    taker: decimalText.default('0.001').describe('taker fee rate'),
+  }).prefault({}).describe('fee rates'),
+  latency: z.strictObject({
+    entry: latencySpec.default(20).describe('ms from an order or cancel leaving the bot to the exchange acting on it: a number, {min, max} or {base, meanExtra}'),
+    response: latencySpec.default(20).describe('ms from the exchange acting to its report reaching the bot (same forms)'),
+  }).prefault({}).describe('order latencies, drawn from the seeded generator'),
+  queue: z.discriminatedUnion('model', [
+    z.strictObject({ model: z.literal('risk-averse') }),
+    z.strictObject({ model: z.literal('log') }),
+    z.strictObject({ model: z.literal('power'), n: z.number().positive('must be above 0').default(2) }),
+  ]).default({ model: 'log' }).describe('queue position model of resting orders: risk-averse (only trades advance it), log or power (with exponent n): see docs/backtest.md'),
+  seed: z.number().int().default(1).describe('seed of sampled latencies: the same config, data and seed give the same results'),
+  equityEvery: duration.prefault('1s').describe('how often equity is sampled for equity.csv, the metrics and the report'),
+}).describe('`bhtrade backtest`: the recorded data, account and exchange model the config is backtested with (ignored by `bhtrade run`)');
+
 /** The whole run config. */
 export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
@@ -76,11 +117,13 @@ export const runConfigSchema = z.strictObject({
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
+  backtest: backtestOptions.prefault({}),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 export type RemoteVenueConfig = z.output<typeof remoteVenue>;
+export type BacktestConfig = z.output<typeof backtestOptions>;
 
 /** A loaded config and the folder its relative paths are resolved against. */
 export interface LoadedConfig {

@@ -41,6 +41,11 @@ export interface ReplayOptions {
   readonly sink: (ev: BusEvent, localUs: number, exchangeUs: number) => void;
   /** Publish the whole book after every diff too, as the live client's option does (default false). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * Asked between runs of rows; when it returns a promise the replay waits for it before reading on
+   * (a consumer that works asynchronously, such as the backtest runner, bounds what it holds this way).
+   */
+  readonly pace?: () => Promise<void> | undefined;
   readonly log?: Logger;
 }
 
@@ -222,14 +227,18 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
         lRank = c.rank;
       }
     }
-    const stop = await run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub);
+    const stop = await run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub, o.pace);
     if (stop) active.splice(active.indexOf(best), 1);
+    const wait = o.pace?.();
+    if (wait) await wait;
   }
   return stats;
 }
 
 /** Publishes `c`'s rows while they come before (us, sub, rank); returns true when the cursor is done (files or range). */
-async function run(c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: number, fromSub: number, toUs: number, toSub: number): Promise<boolean> {
+async function run(
+  c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: number, fromSub: number, toUs: number, toSub: number, pace: ReplayOptions['pace'],
+): Promise<boolean> {
   const before = c.rank < lRank;
   for (;;) {
     const g = c.group!;
@@ -245,6 +254,8 @@ async function run(c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: 
       g.emit(i, u > fromUs || (u === fromUs && sub[i]! >= fromSub));
     }
     c.i = n;
+    const wait = pace?.();
+    if (wait) await wait;
     if (!(await c.next())) return true;
   }
 }

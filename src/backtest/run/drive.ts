@@ -1,0 +1,182 @@
+/**
+ * The backtest's event loop: the catalog's replay feeds each recorded event to the backtest exchange
+ * at its exchange time and to the bus at its local (receive) time, on one VirtualClock whose timers
+ * (strategy timers, latencies, reports) fire in between, in time order.
+ */
+import type { VirtualClock } from '../../core/clock.ts';
+import { replay, type ReplayStats } from '../../data/replay.ts';
+import type { TableName } from '../../data/tables.ts';
+import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, Level } from '../../model/index.ts';
+import type { SimInstrument } from '../../sim/engine/instruments.ts';
+import { decimalUnits } from '../../sim/engine/units.ts';
+import type { BacktestExchange } from '../exchange/exchange.ts';
+import type { BookSide } from '../exchange/types.ts';
+
+/** One symbol the strategies trade: the exchange that sees its recorded book and trades. */
+export interface DrivenMarket {
+  readonly inst: SimInstrument;
+  readonly exchange: BacktestExchange;
+}
+
+export interface DriveOptions {
+  readonly catalog: string;
+  /** Symbols replayed (their events reach the bus). */
+  readonly symbols: readonly string[];
+  readonly tables?: readonly TableName[];
+  /** Local-time range, ns (from inclusive, to exclusive). */
+  readonly from?: bigint;
+  readonly to?: bigint;
+  readonly clock: VirtualClock;
+  /** Where market events go at their local time (the bus). */
+  readonly publish: (ev: BusEvent) => void;
+  /** Traded symbols' exchanges by symbol. */
+  readonly markets: ReadonlyMap<string, DrivenMarket>;
+  /** Called after each event reached the bus, with how many have. */
+  readonly onEvent?: (events: number) => void;
+  /** Events held between the replay and the clock before the replay waits (default 4096). */
+  readonly window?: number;
+}
+
+/** Promise turns given to the bot after each instant (its continuations: executor answers, strategy reactions). */
+const SETTLE_TURNS = 12;
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < SETTLE_TURNS; i++) await Promise.resolve();
+}
+
+/**
+ * Runs the replay through the clock. The exchange sees an event at its exchange time (never after its
+ * local time: a recording whose exchange stamp is later than its receive stamp is seen at receive
+ * time); the bus sees it at its local time. The bot's timers and reports fire between events at
+ * their own times; after each instant the bot's promise continuations run before time moves on.
+ */
+export async function drive(o: DriveOptions): Promise<ReplayStats> {
+  const window = o.window ?? 4096;
+  const clock = o.clock;
+  // Read from the replay, not yet applied: events and their local and exchange times (ms).
+  let inEv: BusEvent[] = [];
+  let inLocal: number[] = [];
+  let inExch: number[] = [];
+  // Applied to the exchange, waiting for their local time to reach the bus (in local-time order).
+  const outEv: BusEvent[] = [];
+  const outLocal: number[] = [];
+  let outHead = 0;
+  let delivered = 0;
+
+  /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
+  const advance = async (t: number): Promise<void> => {
+    for (;;) {
+      const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
+      const timer = clock.nextAt() ?? Infinity;
+      const next = Math.min(bus, timer);
+      if (next > t) break;
+      clock.advanceToSync(next);
+      while (outHead < outEv.length && outLocal[outHead]! <= next) {
+        const ev = outEv[outHead]!;
+        outHead++;
+        o.publish(ev);
+        delivered++;
+        o.onEvent?.(delivered);
+      }
+      await settle();
+    }
+    clock.advanceToSync(t);
+    if (outHead > 4096) {
+      outEv.splice(0, outHead);
+      outLocal.splice(0, outHead);
+      outHead = 0;
+    }
+  };
+
+  const work = async (): Promise<void> => {
+    const ev = inEv;
+    const local = inLocal;
+    const exch = inExch;
+    inEv = [];
+    inLocal = [];
+    inExch = [];
+    for (let i = 0; i < ev.length; i++) {
+      const t = Math.min(exch[i]!, local[i]!);
+      if (t > clock.now()) await advance(t);
+      applyToExchange(o.markets, ev[i]!, clock.now());
+      outEv.push(ev[i]!);
+      outLocal.push(local[i]!);
+    }
+  };
+
+  const stats = await replay({
+    catalog: o.catalog,
+    symbols: o.symbols,
+    ...(o.tables ? { tables: o.tables } : {}),
+    ...(o.from === undefined ? {} : { from: o.from }),
+    ...(o.to === undefined ? {} : { to: o.to }),
+    sink: (ev, localUs, exchangeUs) => {
+      inEv.push(ev);
+      inLocal.push(Math.floor(localUs / 1000));
+      inExch.push(Math.floor(exchangeUs / 1000));
+    },
+    pace: () => (inEv.length >= window ? work() : undefined),
+  });
+  await work();
+  await advance(outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now());
+  return stats;
+}
+
+/** Applies a market event to its symbol's exchange at the clock's (exchange) time. */
+function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEvent, time: number): void {
+  switch (ev.kind) {
+    case 'depthSnapshot':
+    case 'depthUpdate': {
+      const m = markets.get(ev.symbol);
+      if (m) applyDepth(m, ev, time);
+      return;
+    }
+    case 'trade': {
+      const m = markets.get(ev.symbol);
+      if (!m) return;
+      const priceTicks = decimalUnits(ev.price, m.inst.tick);
+      const lots = decimalUnits(ev.qty, m.inst.step);
+      if (priceTicks > 0 && lots > 0) m.exchange.onRecorded({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
+      return;
+    }
+    case 'kline':
+    case 'ticker':
+    case 'index':
+    case 'funding':
+    case 'order':
+    case 'position':
+    case 'balance':
+    case 'connection':
+    case 'reconnected':
+      return;
+    default: {
+      const never: never = ev;
+      throw new Error(`unknown event ${String(never)}`);
+    }
+  }
+}
+
+function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, time: number): void {
+  const ex = m.exchange;
+  if (ev.kind === 'depthSnapshot') {
+    // A snapshot replaces the book: levels it does not hold are gone.
+    for (const side of [0, 1] as const) {
+      const keep = new Set(levelTicks(m, side === 0 ? ev.bids : ev.asks));
+      for (const p of [...ex.book.levels(side)]) if (!keep.has(p)) ex.onRecorded({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
+    }
+  }
+  setLevels(m, 0, ev.bids, time);
+  setLevels(m, 1, ev.asks, time);
+}
+
+function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {
+  return levels.map((l) => decimalUnits(l[0], m.inst.tick));
+}
+
+function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[], time: number): void {
+  for (const l of levels) {
+    const priceTicks = decimalUnits(l[0], m.inst.tick);
+    const lots = decimalUnits(l[1], m.inst.step);
+    if (priceTicks > 0 && lots >= 0) m.exchange.onRecorded({ kind: 'depth', time, side, priceTicks, lots });
+  }
+}

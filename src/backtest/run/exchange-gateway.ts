@@ -1,0 +1,266 @@
+/**
+ * The bot's Gateway over the backtest exchanges (one per traded symbol): orders and cancels reach an
+ * exchange after its entry latency, its reports come back after the response latency both as the
+ * REST answer and, as the user stream delivers them, as order and balance events on the sink.
+ */
+import type { VirtualClock } from '../../core/clock.ts';
+import { VenueError } from '../../core/errors.ts';
+import {
+  balanceUpdateEvent, orderUpdateEvent, type AccountKind, type Balances, type BrokerInfo, type BusEvent, type FillReport, type Gateway, type OrderLocator,
+  type OrderReport, type OrderRequest as ModelOrderRequest, type Position, type ReportOrderStatus, type SpotSymbol,
+} from '../../model/index.ts';
+import type { SimInstrument } from '../../sim/engine/instruments.ts';
+import { decimalUnits } from '../../sim/engine/units.ts';
+import { fmtAmount } from '../../sim/ledger/amount.ts';
+import { venueErrorFor } from '../../venue/errors.ts';
+import type { BacktestExchange } from '../exchange/exchange.ts';
+import type { SpotAccount } from '../exchange/spot-account.ts';
+import type { ExecutionReport, OrderRequest } from '../exchange/types.ts';
+
+/** One traded symbol: its instrument, exchange and account. */
+export interface GatewayMarket {
+  readonly inst: SimInstrument;
+  readonly spot: SpotSymbol;
+  readonly exchange: BacktestExchange;
+  readonly account: SpotAccount;
+}
+
+/** An order as the gateway tracks it from its reports. */
+interface Tracked {
+  readonly symbol: string;
+  readonly req: ModelOrderRequest & { account: 'spot' };
+  readonly market: GatewayMarket;
+  orderId: string;
+  status: ReportOrderStatus;
+  executedLots: number;
+  /** Quote transacted so far, in qunits (tick × lot). */
+  cumQunits: number;
+  readonly createdTs: number;
+  updateTs: number;
+}
+
+/** One fill the gateway reports, kept for tradesSince and the results. */
+export interface GatewayFill extends FillReport {
+  readonly clientOrderId: string;
+  readonly maker: boolean;
+}
+
+/** Code the venue answers for an order it does not know. */
+const UNKNOWN_ORDER = -2013;
+/** Finished orders remembered for queries (the exchange remembers the same number). */
+const KEEP_FINISHED = 10_000;
+/** Fills remembered for tradesSince: far more than one read asks for. */
+const KEEP_FILLS = 10_000;
+
+type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void };
+
+/** The Gateway of a backtest. */
+export class ExchangeGateway implements Gateway {
+  private readonly markets = new Map<string, GatewayMarket>();
+  private readonly orders = new Map<string, Tracked>();
+  private readonly finished: string[] = [];
+  private readonly placing = new Map<string, Waiter>();
+  private readonly cancelling = new Map<string, Waiter[]>();
+  private readonly fills: GatewayFill[] = [];
+  private nextTradeId = 1;
+
+  constructor(
+    private readonly clock: VirtualClock,
+    markets: readonly GatewayMarket[],
+    private readonly sink: (ev: BusEvent) => void,
+    /** Called with every order as it changes and every fill (the results). */
+    private readonly record: { order(o: OrderReport, req: ModelOrderRequest): void; fill(f: GatewayFill): void },
+  ) {
+    for (const m of markets) this.markets.set(m.inst.symbol, m);
+  }
+
+  /** Receives an exchange's report at its local time (the exchange's onReport). */
+  onReport(symbol: string, r: ExecutionReport): void {
+    const t = this.orders.get(r.clientOrderId);
+    if (r.execType === 'CANCEL_REJECTED') {
+      this.settleCancel(r.clientOrderId, undefined, venueErrorFor(r.code, `cancel refused (${r.code})`, { httpStatus: 400 }));
+      return;
+    }
+    if (t === undefined || t.symbol !== symbol) return;
+    const now = this.clock.now();
+    t.orderId = r.orderId;
+    t.status = r.status;
+    t.updateTs = now;
+    if (r.execType === 'TRADE') {
+      t.executedLots = r.executedLots;
+      t.cumQunits += r.lastPriceTicks * r.lastLots;
+    }
+    const m = t.market;
+    const report = this.reportOf(t);
+    this.record.order(report, t.req);
+    if (r.execType === 'REJECTED') {
+      this.forget(r.clientOrderId);
+      this.placing.get(r.clientOrderId)?.reject(venueErrorFor(r.code, `order refused (${r.code})`, { httpStatus: 400 }));
+      this.placing.delete(r.clientOrderId);
+      return;
+    }
+    const fillQty = r.execType === 'TRADE' ? m.inst.qtyText(r.lastLots) : '0';
+    const fillPrice = r.execType === 'TRADE' ? m.inst.priceText(r.lastPriceTicks) : '0';
+    if (r.execType === 'TRADE') {
+      const fill: GatewayFill = {
+        account: 'spot', symbol, tradeId: String(this.nextTradeId++), orderId: r.orderId, clientOrderId: r.clientOrderId, side: t.req.side, price: fillPrice, qty: fillQty,
+        fee: r.fee, feeAsset: r.feeAsset, maker: r.isMaker, time: now,
+      };
+      this.fills.push(fill);
+      if (this.fills.length > 2 * KEEP_FILLS) this.fills.splice(0, this.fills.length - KEEP_FILLS);
+      this.record.fill(fill);
+    }
+    this.sink(orderUpdateEvent({
+      ts: r.exchTime, recvTs: now, account: 'spot', symbol, clientOrderId: r.clientOrderId, orderId: r.orderId, status: r.status,
+      side: t.req.side, type: t.req.type, timeInForce: t.req.timeInForce ?? 'GTC', price: report.price, origQty: report.origQty, executedQty: report.executedQty,
+      cumQuote: m.inst.quoteText(t.cumQunits), lastQty: fillQty, lastPrice: fillPrice, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
+      maker: r.isMaker, createdTs: t.createdTs, closeOrder: undefined, leverage: undefined,
+    }));
+    if (r.execType === 'TRADE' || r.execType === 'NEW' || r.status === 'CANCELED' || r.status === 'FILLED') {
+      for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
+        const b = m.account.balance(asset);
+        this.sink(balanceUpdateEvent({ ts: r.exchTime, recvTs: now, account: 'spot', asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
+      }
+    }
+    const w = this.placing.get(r.clientOrderId);
+    if (w) {
+      this.placing.delete(r.clientOrderId);
+      w.resolve(report);
+    }
+    if (r.execType === 'CANCELED' || r.execType === 'EXPIRED') this.settleCancel(r.clientOrderId, report, undefined);
+    if (r.status === 'CANCELED' || r.status === 'FILLED' || r.status === 'REJECTED') this.retire(r.clientOrderId);
+  }
+
+  place(req: ModelOrderRequest): Promise<OrderReport> {
+    if (req.account !== 'spot') return Promise.reject(venueErrorFor(-1121, `${req.symbol}: the backtest trades spot symbols so far`, { httpStatus: 400 }));
+    const m = this.markets.get(req.symbol);
+    if (m === undefined) return Promise.reject(venueErrorFor(-1121, `invalid symbol ${req.symbol}`, { httpStatus: 400 }));
+    if (this.orders.has(req.clientOrderId)) return Promise.reject(venueErrorFor(-1141, 'duplicate clientOrderId', { httpStatus: 400 }));
+    const byQuote = req.type === 'MARKET' && req.side === 'BUY';
+    let priceTicks = 0;
+    if (req.type !== 'MARKET') {
+      priceTicks = m.inst.checkPrice(req.price ?? '');
+      if (priceTicks < 0) return Promise.reject(venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 }));
+    }
+    let lots = 0;
+    let quoteBudget: number | undefined;
+    if (byQuote) {
+      quoteBudget = decimalUnits(req.quantity, m.inst.qunit);
+      if (quoteBudget <= 0) return Promise.reject(venueErrorFor(-1137, `quantity ${req.quantity}: must be a positive multiple of ${m.inst.qunit.text}`, { httpStatus: 400 }));
+    } else {
+      lots = m.inst.checkQty(req.quantity);
+      if (lots < 0) return Promise.reject(venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 }));
+    }
+    const now = this.clock.now();
+    this.orders.set(req.clientOrderId, {
+      symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQunits: 0, createdTs: now, updateTs: now,
+    });
+    const x: OrderRequest = {
+      clientOrderId: req.clientOrderId, side: req.side, type: req.type, priceTicks, lots,
+      ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),
+      ...(quoteBudget === undefined ? {} : { quoteBudget }),
+    };
+    return new Promise<OrderReport>((resolve, reject) => {
+      this.placing.set(req.clientOrderId, { resolve, reject });
+      m.exchange.submit(x);
+    });
+  }
+
+  cancel(ref: OrderLocator): Promise<OrderReport> {
+    const t = this.find(ref);
+    if (t === undefined) return Promise.reject(venueErrorFor(UNKNOWN_ORDER, 'Unknown order sent.', { httpStatus: 400 }));
+    return new Promise<OrderReport>((resolve, reject) => {
+      const list = this.cancelling.get(t.req.clientOrderId) ?? [];
+      list.push({ resolve, reject });
+      this.cancelling.set(t.req.clientOrderId, list);
+      t.market.exchange.cancel(t.req.clientOrderId);
+    });
+  }
+
+  getOrder(ref: OrderLocator): Promise<OrderReport> {
+    const t = this.find(ref);
+    if (t === undefined || t.orderId === '') return Promise.reject(venueErrorFor(UNKNOWN_ORDER, 'Order does not exist.', { httpStatus: 400 }));
+    return Promise.resolve(this.reportOf(t));
+  }
+
+  openOrders(account: AccountKind, symbol?: string): Promise<readonly OrderReport[]> {
+    if (account !== 'spot') return Promise.resolve([]);
+    const open = [...this.orders.values()].filter((t) => t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
+    return Promise.resolve(open.map((t) => this.reportOf(t)));
+  }
+
+  tradesSince(account: AccountKind, afterTradeId?: string): Promise<readonly FillReport[]> {
+    if (account !== 'spot') return Promise.resolve([]);
+    if (afterTradeId === undefined) return Promise.resolve(this.fills.slice(-1000));
+    const after = Number(afterTradeId);
+    return Promise.resolve(this.fills.filter((f) => Number(f.tradeId) > after));
+  }
+
+  positions(): Promise<readonly Position[]> {
+    return Promise.resolve([]);
+  }
+
+  balances(): Promise<Balances> {
+    const spot = new Map<string, { asset: string; free: string; locked: string }>();
+    for (const m of this.markets.values()) {
+      for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
+        const b = m.account.balance(asset);
+        spot.set(asset, { asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) });
+      }
+    }
+    return Promise.resolve({ spot: [...spot.values()], contract: {} });
+  }
+
+  exchangeInfo(): Promise<BrokerInfo> {
+    return Promise.resolve({
+      timezone: 'UTC', serverTime: this.clock.now(), rateLimits: [], brokerFilters: [], symbols: [...this.markets.values()].map((m) => m.spot), options: [], contracts: [],
+    });
+  }
+
+  /** Returns every fill still remembered (the latest ones), oldest first. */
+  recentFills(): readonly GatewayFill[] {
+    return this.fills;
+  }
+
+  private find(ref: OrderLocator): Tracked | undefined {
+    if (ref.clientOrderId !== undefined) return this.orders.get(ref.clientOrderId);
+    for (const t of this.orders.values()) if (t.orderId === ref.orderId) return t;
+    return undefined;
+  }
+
+  private reportOf(t: Tracked): OrderReport {
+    const inst = t.market.inst;
+    const byQuote = t.req.type === 'MARKET' && t.req.side === 'BUY';
+    return {
+      account: 'spot', symbol: t.symbol, orderId: t.orderId, clientOrderId: t.req.clientOrderId, status: t.status, side: t.req.side, type: t.req.type,
+      price: t.req.price ?? '0', origQty: byQuote ? '0' : t.req.quantity, executedQty: inst.qtyText(t.executedLots),
+      avgPrice: t.executedLots === 0 ? '0' : avgPrice(inst, t.cumQunits, t.executedLots), time: t.updateTs,
+    };
+  }
+
+  private settleCancel(id: string, report: OrderReport | undefined, err: VenueError | undefined): void {
+    const list = this.cancelling.get(id);
+    if (!list) return;
+    this.cancelling.delete(id);
+    for (const w of list) {
+      if (report) w.resolve(report);
+      else w.reject(err);
+    }
+  }
+
+  private forget(id: string): void {
+    this.orders.delete(id);
+  }
+
+  /** Keeps the latest finished orders for queries; older ones are forgotten (bounded). */
+  private retire(id: string): void {
+    this.finished.push(id);
+    if (this.finished.length > 2 * KEEP_FINISHED) for (const old of this.finished.splice(0, this.finished.length - KEEP_FINISHED)) this.orders.delete(old);
+  }
+}
+
+/** Returns the average fill price, exact to the tick's decimals plus the lot's (quote ÷ lots). */
+function avgPrice(inst: SimInstrument, qunits: number, lots: number): string {
+  // Exact where the average is a whole tick (most maker fills); else rounded down to a tick, as displayed prices are.
+  return inst.priceText(Math.floor(qunits / lots));
+}

@@ -1,6 +1,7 @@
 /** The `bhtrade` command line: dispatches to its subcommands; `--help` for each, `--version`, exit 2 for what it does not know. */
 import { readFileSync } from 'node:fs';
 import { argv, exit, stdout, stderr } from 'node:process';
+import { BACKTEST_HELP, backtestCommand } from './backtest.ts';
 import { DATA_HELP, dataCommand } from './data.ts';
 import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
 import { RUN_HELP, runCommand } from './run.ts';
@@ -10,6 +11,8 @@ const HELP = `bhtrade: event-driven algorithmic trading for the venue
 
 Usage:
   npx bhtrade run CONFIG [--duration 30s]   run strategies from a YAML file
+  npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]
+                                            backtest a config's strategies on recorded data
   npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
   npx bhtrade new-strategy NAME [--dir DIR] write a strategy template and its config
@@ -22,6 +25,7 @@ Usage:
 /** Each command: its help text and what runs it. */
 const COMMANDS: Record<string, { readonly help: string; readonly run: (args: string[]) => number | Promise<number> }> = {
   run: { help: RUN_HELP, run: runCommand },
+  backtest: { help: BACKTEST_HELP, run: backtestCommand },
   venue: { help: VENUE_HELP, run: venueCommand },
   'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },
   data: { help: DATA_HELP, run: dataCommand },

@@ -108,7 +108,7 @@ function duration(ms: number): string {
 }
 
 /** Returns the metrics as table rows [label, value]. */
-function metricRows(m: Metrics, d: number, ccy: string): [string, string][] {
+export function metricRows(m: Metrics, d: number, ccy: string): [string, string][] {
   return [
     ['Net PnL', money(m.netPnl, d, ccy)],
     ['Return', pct(m.return)],

@@ -33,6 +33,8 @@ export interface DriveOptions {
   readonly markets: ReadonlyMap<string, DrivenMarket>;
   /** Called after each event reached the bus, with how many have. */
   readonly onEvent?: (events: number) => void;
+  /** Publish the whole book after every diff too (what a strategy asking for book snapshots gets live). */
+  readonly snapshotEveryUpdate?: boolean;
   /** Events held between the replay and the clock before the replay waits (default 4096). */
   readonly window?: number;
 }
@@ -108,6 +110,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     catalog: o.catalog,
     symbols: o.symbols,
     ...(o.tables ? { tables: o.tables } : {}),
+    ...(o.snapshotEveryUpdate ? { snapshotEveryUpdate: true } : {}),
     ...(o.from === undefined ? {} : { from: o.from }),
     ...(o.to === undefined ? {} : { to: o.to }),
     sink: (ev, localUs, exchangeUs) => {
@@ -179,4 +182,17 @@ function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[], ti
     const lots = decimalUnits(l[1], m.inst.step);
     if (priceTicks > 0 && lots >= 0) m.exchange.onRecorded({ kind: 'depth', time, side, priceTicks, lots });
   }
+}
+
+/** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */
+export async function advanceClock(clock: VirtualClock, t: number): Promise<void> {
+  await settle();
+  for (;;) {
+    const next = clock.nextAt();
+    if (next === undefined || next > t) break;
+    clock.advanceToSync(next);
+    await settle();
+  }
+  clock.advanceToSync(t);
+  await settle();
 }

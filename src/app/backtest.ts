@@ -1,0 +1,237 @@
+/**
+ * A backtest: the config's strategies, risk gate, executor and portfolio (the code `bhtrade run` uses)
+ * on a VirtualClock, trading through a Gateway into backtest exchanges fed by the catalog's replay;
+ * returns what the results writer takes.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { VirtualClock } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
+import { Decimal } from '../core/fixed.ts';
+import { ClientOrderIds } from '../core/ids.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import { EventBus } from '../bus/index.ts';
+import { instrumentsOf, type BusEvent, type OrderReport, type OrderRequest } from '../model/index.ts';
+import { RiskGate } from '../risk/index.ts';
+import { OrderExecutor } from '../execution/executor.ts';
+import { Portfolio } from '../execution/portfolio/portfolio.ts';
+import { loadStrategy, parseParams, StrategyHost } from '../strategy/index.ts';
+import { readCatalog } from '../data/catalog.ts';
+import { BacktestExchange, computeMetrics, linkLatency, queueModel, SpotAccount, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
+import { ExchangeGateway, type GatewayFill, type GatewayMarket } from '../backtest/run/exchange-gateway.ts';
+import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
+import { catalogHistory } from '../backtest/run/history.ts';
+import { simInstrumentOf, spotSymbolOf } from '../backtest/run/instruments.ts';
+import type { ReplayStats } from '../data/replay.ts';
+import { fmtAmount } from '../sim/ledger/amount.ts';
+import { parseTime, type LoadedConfig } from './config.ts';
+import { makeSubmit } from './submit.ts';
+import { followPrices } from './prices.ts';
+import { strategyView } from './views.ts';
+
+/** What a caller (the CLI, a test, the bench) may override. */
+export interface BacktestOptions {
+  /** The catalog folder (default: the config's backtest.data). */
+  readonly data?: string;
+  /** Local-time range as ISO or epoch ms texts (default: the config's, else the data's). */
+  readonly from?: string;
+  readonly to?: string;
+  /** The config file's path (its name names the run; its bytes are hashed). */
+  readonly configPath?: string;
+  readonly log?: Logger;
+  /** Called once the range is known, before the first event (ms). */
+  readonly onStart?: (range: { from: number; to: number }) => void;
+  /** Called after each market event reached the bus: how many, and the simulated time. */
+  readonly onProgress?: (events: number, time: number) => void;
+}
+
+/** A finished backtest: its results and what the replay read. */
+export interface BacktestRun {
+  readonly results: BacktestResults;
+  readonly replay: ReplayStats;
+  /** Market events that reached the bus. */
+  readonly events: number;
+  readonly range: { readonly from: number; readonly to: number };
+}
+
+/** Runs a loaded config's backtest to the end of its data; throws a ConfigError (exit 2) for bad settings. */
+export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {}): Promise<BacktestRun> {
+  const { config: cfg, baseDir } = loaded;
+  const bt = cfg.backtest;
+  const log = o.log ?? silentLogger();
+  const catalogDir = o.data !== undefined ? resolve(o.data) : resolve(baseDir, bt.data);
+  const index = readCatalog(catalogDir);
+  const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
+  const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
+  for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
+  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to);
+  const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
+  definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
+
+  const clock = new VirtualClock(range.from);
+  const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
+  const sink = (ev: BusEvent): void => bus.publish(ev);
+  const rec = new Recorder();
+  const queue = queueModel(bt.queue);
+  const markets: GatewayMarket[] = [];
+  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor } = {};
+  traded.forEach((symbol, k) => {
+    const c = index.instruments[symbol]!;
+    const spot = spotSymbolOf(c);
+    const inst = simInstrumentOf(c);
+    const balances = Object.fromEntries(Object.entries(bt.balances).filter(([a]) => a === inst.baseAsset || a === inst.quoteAsset));
+    const account = new SpotAccount({ clock, inst, balances, makerFee: bt.fees.maker, takerFee: bt.fees.taker });
+    const exchange = new BacktestExchange({
+      clock, inst, queue, account, latency: linkLatency(bt.latency.entry, bt.latency.response, bt.seed + k),
+      onReport: (r) => late.gateway?.onReport(symbol, r),
+    });
+    markets.push({ inst, spot, exchange, account });
+  });
+  const gateway = new ExchangeGateway(clock, markets, sink, rec);
+  late.gateway = gateway;
+  const instruments = instrumentsOf(await gateway.exchangeInfo());
+  const gate = new RiskGate({ instruments, config: cfg.risk });
+  const portfolio = new Portfolio(instruments, (orderId) => late.executor?.store.byVenueId(orderId)?.strategyId);
+  const exec = new OrderExecutor({
+    gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'bt'), logger: log.child({ component: 'executor' }),
+    reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+  });
+  late.executor = exec;
+  exec.on((ev) => {
+    if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
+  });
+  const host = new StrategyHost({
+    bus, clock, log, instruments, runTag: 'bt',
+    submit: makeSubmit(exec),
+    history: catalogHistory(catalogDir, clock, replayed),
+    portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
+  });
+  cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
+  followPrices(bus, portfolio, instruments);
+
+  // Results follow the first traded symbol: equity is its account's, marked at its recorded mid.
+  const main = markets[0];
+  if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
+  const markOf = (): number | undefined => {
+    const bid = main.exchange.book.best(0);
+    const ask = main.exchange.book.best(1);
+    return bid !== undefined && ask !== undefined ? Math.floor((bid + ask) / 2) : main.exchange.lastPrice;
+  };
+  const sample = (): void => {
+    const mark = markOf();
+    if (mark === undefined) return;
+    rec.equity.push({ time: clock.now(), equity: fmtAmount(main.account.equity(mark)) });
+    rec.prices.push({ time: clock.now(), price: main.inst.priceText(mark) });
+  };
+  const sampler = clock.setInterval(sample, bt.equityEvery);
+
+  let events = 0;
+  let stats: ReplayStats;
+  o.onStart?.(range);
+  await advanceClock(clock, clock.now());
+  await exec.start();
+  await host.start();
+  try {
+    stats = await drive({
+      catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock, publish: sink,
+      snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
+      markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
+      onEvent: (n) => {
+        events = n;
+        o.onProgress?.(n, clock.now());
+      },
+    });
+    // The end of the data: strategies stop, open orders are cancelled, the last reports and fills come in.
+    await host.stop();
+    if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
+    await advanceClock(clock, clock.now() + 10_000);
+    const fillsRead = exec.syncFills();
+    await advanceClock(clock, clock.now() + 1_000);
+    await fillsRead;
+    sample();
+  } finally {
+    sampler.cancel();
+    exec.stop();
+    bus.close();
+  }
+  if (rec.equity.length === 0) throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
+
+  const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
+  const results: BacktestResults = {
+    name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
+    symbol: main.inst.symbol,
+    currency: main.inst.quoteAsset,
+    moneyDecimals: decimalsOf(main.inst.tick.text) + 2,
+    configHash: createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex'),
+    dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
+    seed: bt.seed,
+    orders: rec.orderRows(),
+    fills: rec.fills,
+    equity: rec.equity,
+    positions: rec.positions,
+    prices: rec.prices,
+    metrics: computeMetrics({
+      equity: rec.equity, fills: rec.metricsFills, trades: main.account.trips.stats(), positions: rec.positions,
+      fundingPaid: '0', fundingReceived: '0', orders: rec.orders, cancels: rec.cancels,
+    }),
+  };
+  return { results, replay: stats, events, range };
+}
+
+/** Collects what the results hold as the gateway reports it. */
+class Recorder {
+  readonly fills: FillRow[] = [];
+  readonly metricsFills: MetricsFill[] = [];
+  readonly equity: EquityPoint[] = [];
+  readonly positions: PositionPoint[] = [];
+  readonly prices: PricePoint[] = [];
+  orders = 0;
+  cancels = 0;
+  private position = new Decimal(0);
+  /** Orders by clientOrderId in placement order, as their latest report shows them. */
+  private readonly rows = new Map<string, OrderRow>();
+
+  order(r: OrderReport, req: OrderRequest): void {
+    const prev = this.rows.get(r.clientOrderId);
+    if (r.status === 'CANCELED' && prev?.status !== 'CANCELED') this.cancels++;
+    this.rows.set(r.clientOrderId, {
+      time: prev?.time ?? r.time, clientOrderId: r.clientOrderId, orderId: r.orderId, side: r.side, type: r.type,
+      timeInForce: (req.account === 'spot' ? req.timeInForce : req.timeInForce) ?? 'GTC', price: r.price, qty: r.origQty, status: r.status, executedQty: r.executedQty, updateTime: r.time,
+    });
+  }
+
+  fill(f: GatewayFill): void {
+    this.fills.push({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker });
+    const notional = new Decimal(f.price).times(f.qty);
+    // A buy pays its fee in the base it receives: valued at the fill's price in the quote.
+    const fee = f.side === 'BUY' ? new Decimal(f.fee).times(f.price) : new Decimal(f.fee);
+    this.metricsFills.push({ qty: f.qty, notional: notional.toFixed(), fee: fee.toFixed(), isMaker: f.maker });
+    this.position = f.side === 'BUY' ? this.position.plus(f.qty) : this.position.minus(f.qty);
+    this.positions.push({ time: f.time, position: this.position.toFixed() });
+  }
+
+  orderRows(): OrderRow[] {
+    return [...this.rows.values()];
+  }
+}
+
+/** Returns the local-time range of a backtest in epoch ms: the given times, else the replayed symbols' book data (or all their data). */
+function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined): { from: number; to: number } {
+  const files = index.files.filter((f) => symbols.includes(f.symbol));
+  const book = files.filter((f) => f.table === 'book_deltas');
+  const base = book.length > 0 ? book : files;
+  if (base.length === 0) throw new ConfigError('backtest.data', `the catalog holds no data of ${symbols.join(', ')}`);
+  const ms = (ns: string): number => Number(BigInt(ns) / 1_000_000n);
+  const f = from !== undefined ? parseTime(from) : Math.min(...base.map((x) => ms(x.firstNs)));
+  const t = to !== undefined ? parseTime(to) : Math.max(...base.map((x) => ms(x.lastNs))) + 1;
+  if (f === undefined) throw new ConfigError('backtest.from', `must be an ISO time or epoch ms, got ${from}`);
+  if (t === undefined) throw new ConfigError('backtest.to', `must be an ISO time or epoch ms, got ${to}`);
+  if (t <= f) throw new ConfigError('backtest.to', `must be after from (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
+  return { from: f, to: t };
+}
+
+function decimalsOf(step: string): number {
+  const dot = step.indexOf('.');
+  return dot < 0 ? 0 : step.length - dot - 1;
+}

@@ -23,7 +23,7 @@ const DIFF_EVERY_NS = 100_000_000n;
 const SPREAD_TICKS = 200;
 
 /** Writes a catalog of about `events` book level changes and trades; returns the exact count. */
-function generate(dir: string, events: number): number {
+export function generate(dir: string, events: number): number {
   const report = new ConvertReport();
   const cat = new CatalogWriter(dir, report);
   cat.instrument({

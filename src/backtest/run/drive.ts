@@ -159,9 +159,13 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
   }
 }
 
+/** The book version each symbol's exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
+const applied = new WeakMap<DrivenMarket, string>();
+
 function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, time: number): void {
   const ex = m.exchange;
   if (ev.kind === 'depthSnapshot') {
+    if (applied.get(m) === ev.version) return;
     // A snapshot replaces the book: levels it does not hold are gone.
     for (const side of [0, 1] as const) {
       const keep = new Set(levelTicks(m, side === 0 ? ev.bids : ev.asks));
@@ -170,6 +174,7 @@ function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, 
   }
   setLevels(m, 0, ev.bids, time);
   setLevels(m, 1, ev.asks, time);
+  applied.set(m, ev.version);
 }
 
 function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {

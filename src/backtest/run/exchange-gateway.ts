@@ -192,8 +192,9 @@ export class ExchangeGateway implements Gateway {
   tradesSince(account: AccountKind, afterTradeId?: string): Promise<readonly FillReport[]> {
     if (account !== 'spot') return Promise.resolve([]);
     if (afterTradeId === undefined) return Promise.resolve(this.fills.slice(-1000));
-    const after = Number(afterTradeId);
-    return Promise.resolve(this.fills.filter((f) => Number(f.tradeId) > after));
+    // Trade ids count up from 1 with no gap: the first one after `after` is found by its distance from the oldest kept.
+    const first = this.fills.length === 0 ? 1 : Number(this.fills[0]!.tradeId);
+    return Promise.resolve(this.fills.slice(Math.max(0, Number(afterTradeId) + 1 - first)));
   }
 
   positions(): Promise<readonly Position[]> {

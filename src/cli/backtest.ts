@@ -101,10 +101,18 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const written = writeResults(dir, run.results);
   const r = run.results;
   const lines = [
-    `backtest ${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
+    `${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
     ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
+    ...shortRunNote(run.range.to - run.range.from),
     `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
   ];
   stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */
+function shortRunNote(ms: number): string[] {
+  if (ms >= 2 * 86_400_000) return [];
+  const span = ms < 3_600_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 3_600_000).toFixed(1)} h`;
+  return [`  (a ${span} run: CAGR and Calmar annualise it; Sharpe and Sortino need daily returns of at least 2 days)`];
 }

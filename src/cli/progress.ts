@@ -14,7 +14,11 @@ export class Progress {
   private shown = false;
   private readonly tty: boolean;
 
-  constructor(private readonly out: NodeJS.WritableStream & Partial<Pick<WriteStream, 'isTTY'>>) {
+  constructor(
+    private readonly out: NodeJS.WritableStream & Partial<Pick<WriteStream, 'isTTY'>>,
+    /** Wall clock in ms (tests give their own). */
+    private readonly wall: () => number = () => performance.now(),
+  ) {
     this.tty = out.isTTY === true;
   }
 
@@ -22,14 +26,14 @@ export class Progress {
   start(from: number, to: number): void {
     this.from = from;
     this.to = to;
-    this.startWall = performance.now();
+    this.startWall = this.wall();
     this.lastWrite = this.startWall;
   }
 
   /** Notes progress; writes at most every so often (checks the wall clock once per 4096 events). */
   update(events: number, time: number): void {
     if ((events & 4095) !== 0) return;
-    const now = performance.now();
+    const now = this.wall();
     if (now - this.lastWrite < (this.tty ? TTY_EVERY_MS : PLAIN_EVERY_MS)) return;
     this.lastWrite = now;
     const secs = (now - this.startWall) / 1000;

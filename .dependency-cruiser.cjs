@@ -20,6 +20,7 @@ module.exports = {
     forbid('execution', ['core', 'model', 'bus', 'risk']),
     forbid('strategy', ['core', 'model', 'bus']),
     forbid('sim', ['core', 'model']),
+    forbid('data', ['core', 'model', 'venue', 'bus']),
     forbid('backtest', ['core', 'model', 'venue', 'bus', 'risk', 'execution', 'strategy', 'sim']),
     { name: 'no-circular', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
     { name: 'not-to-test', severity: 'error', from: { path: '^src/' }, to: { path: '^(test|bench)/' } },

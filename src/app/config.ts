@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { riskConfigSchema } from '../risk/index.ts';
+import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -74,6 +75,7 @@ export const runConfigSchema = z.strictObject({
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
+  record: runRecordSchema.optional(),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

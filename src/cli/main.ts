@@ -1,6 +1,7 @@
 /** The `bhtrade` command line: dispatches to its subcommands. */
 import { argv, exit, stdout, stderr } from 'node:process';
 import { newStrategyCommand } from './new-strategy.ts';
+import { recordCommand } from './record.ts';
 import { runCommand } from './run.ts';
 import { venueCommand } from './venue.ts';
 
@@ -11,6 +12,8 @@ Usage:
   bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N]
                                             serve the simulated venue over HTTP and WebSocket
   bhtrade new-strategy NAME                 write a strategy template and its config
+  bhtrade record [CONFIG] [--venue embedded|URL] [--symbols A,B] [--out DIR] [--duration 60s]
+                                            record the market WebSocket to gzip line files
   bhtrade help                              show this help
 `;
 
@@ -29,6 +32,8 @@ async function main(args: string[]): Promise<number> {
       return runCommand(args.slice(1));
     case 'new-strategy':
       return newStrategyCommand(args.slice(1));
+    case 'record':
+      return recordCommand(args.slice(1));
     default:
       stderr.write(`bhtrade: unknown command '${cmd}'\n\n${HELP}`);
       return 2;

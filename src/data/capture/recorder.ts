@@ -51,6 +51,7 @@ export class MarketRecorder {
   private writer: CaptureWriter | undefined;
   private instruments = '';
   private opens = 0;
+  private httpClosed = false;
   private counts = { frames: 0, gaps: 0, reconnects: 0, snapshots: 0, snapshotFailures: 0 };
   private inFlight = new Set<Promise<void>>();
 
@@ -63,7 +64,7 @@ export class MarketRecorder {
 
   /** Returns the recorder's counters. */
   stats(): MarketRecorderStats {
-    return { ...(this.writer?.stats() ?? { lines: 0, members: 0, files: 0, bytes: 0, pendingLines: 0 }), ...this.counts };
+    return { ...(this.writer?.stats() ?? { lines: 0, members: 0, files: 0, bytes: 0, pendingLines: 0, errors: 0 }), ...this.counts };
   }
 
   /** Returns the files written so far, oldest first. */
@@ -73,19 +74,18 @@ export class MarketRecorder {
 
   /** Reads the venue's instruments (an unknown symbol stops here), opens the first file and connects. */
   async start(): Promise<void> {
-    const answer = await this.http.send({ method: 'GET', path: `${this.basePath()}/openapi/v1/brokerInfo`, headers: {} });
-    if (answer.status !== 200) throw new Error(`GET /openapi/v1/brokerInfo answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
-    const known = instrumentsOf(parseBrokerInfo(JSON.parse(answer.text)));
-    const unknown = this.o.symbols.filter((s) => !known.has(s));
-    if (unknown.length > 0) throw new ConfigError('record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
-    for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
-    this.instruments = answer.text;
-    this.writer = new CaptureWriter({
-      dir: this.o.dir, stream: this.o.stream ?? 'market', clock: this.o.clock, flushMs: this.o.flushMs,
-      maxFileBytes: this.o.rotateBytes, hourly: this.o.hourly,
-      header: (ns) => this.header(ns),
-      onError: (err) => this.log.error({ err: err.message }, 'capture write failed; the lines of this flush are lost'),
-    });
+    try {
+      await this.readInstruments();
+      this.writer = new CaptureWriter({
+        dir: this.o.dir, stream: this.o.stream ?? 'market', clock: this.o.clock, flushMs: this.o.flushMs,
+        maxFileBytes: this.o.rotateBytes, hourly: this.o.hourly,
+        header: (ns) => this.header(ns),
+        onError: (err) => this.log.error({ err: err.message }, 'capture write failed; the lines of this flush are lost'),
+      });
+    } catch (err) {
+      await this.closeHttp();
+      throw err;
+    }
     this.link = new WsLink({
       name: 'market', clock: this.o.clock, heartbeat: 'client-ping', log: this.log,
       url: () => `${this.o.wsUrl.replace(/\/+$/, '')}${MARKET_WS_PATH}`,
@@ -95,11 +95,21 @@ export class MarketRecorder {
     this.link.start();
   }
 
+  private async readInstruments(): Promise<void> {
+    const answer = await this.http.send({ method: 'GET', path: `${this.basePath()}/openapi/v1/brokerInfo`, headers: {} });
+    if (answer.status !== 200) throw new Error(`GET /openapi/v1/brokerInfo answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    const known = instrumentsOf(parseBrokerInfo(JSON.parse(answer.text)));
+    const unknown = this.o.symbols.filter((s) => !known.has(s));
+    if (unknown.length > 0) throw new ConfigError('record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
+    for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
+    this.instruments = answer.text;
+  }
+
   /** Closes the socket, waits for snapshots in flight and flushes and closes the file. */
   async stop(): Promise<void> {
     await this.link?.stop();
     await Promise.allSettled([...this.inFlight]);
-    await this.http.close();
+    await this.closeHttp();
     this.writer?.close();
   }
 
@@ -165,6 +175,12 @@ export class MarketRecorder {
       this.inFlight.delete(p);
     });
     this.inFlight.add(p);
+  }
+
+  private async closeHttp(): Promise<void> {
+    if (this.httpClosed) return;
+    this.httpClosed = true;
+    await this.http.close();
   }
 
   private basePath(): string {

@@ -42,12 +42,13 @@ export async function startRunRecording(cfg: RunRecordConfig, ctx: RunRecordingC
   let writer: CaptureWriter | undefined;
   let journal: OrdersJournal | undefined;
   if (cfg.orders) {
-    const session = JSON.stringify({ format: CAPTURE_FORMAT, stream: 'orders', rest: ctx.rest, symbols });
-    writer = new CaptureWriter({
-      dir, stream: 'orders', clock: ctx.clock, maxFileBytes: cfg.rotateBytes, hourly: cfg.hourly,
-      header: (ns) => [markerLine(ns, 'session', session)],
-      onError: (err) => ctx.log.error({ err: err.message }, 'orders journal write failed; the lines of this flush are lost'),
-    });
+    // A journal that cannot start must not leave the market socket running.
+    try {
+      writer = ordersWriter(dir, cfg, ctx, symbols);
+    } catch (err) {
+      await market.stop();
+      throw err;
+    }
     journal = new OrdersJournal(writer, nanos);
     journal.follow(ctx.bus);
   }
@@ -62,4 +63,13 @@ export async function startRunRecording(cfg: RunRecordConfig, ctx: RunRecordingC
       await market.stop();
     },
   };
+}
+
+function ordersWriter(dir: string, cfg: RunRecordConfig, ctx: RunRecordingContext, symbols: readonly string[]): CaptureWriter {
+  const session = JSON.stringify({ format: CAPTURE_FORMAT, stream: 'orders', rest: ctx.rest, symbols });
+  return new CaptureWriter({
+    dir, stream: 'orders', clock: ctx.clock, maxFileBytes: cfg.rotateBytes, hourly: cfg.hourly,
+    header: (ns) => [markerLine(ns, 'session', session)],
+    onError: (err) => ctx.log.error({ err: err.message }, 'orders journal write failed; the lines of this flush are lost'),
+  });
 }

@@ -36,6 +36,8 @@ export interface CaptureWriterStats {
   readonly bytes: number;
   /** Lines held in memory, not yet on disk. */
   readonly pendingLines: number;
+  /** Writes that failed (their lines are lost). */
+  readonly errors: number;
 }
 
 /** Appends lines to rotating gzip files; what is on disk is always whole members except the one being written. */
@@ -51,7 +53,7 @@ export class CaptureWriter {
   private readonly maxFileBytes: number;
   private readonly maxPendingBytes: number;
   private closed = false;
-  private counts = { lines: 0, members: 0, files: 0, bytes: 0 };
+  private counts = { lines: 0, members: 0, files: 0, bytes: 0, errors: 0 };
 
   constructor(private readonly o: CaptureWriterOptions) {
     const flushMs = o.flushMs ?? 1000;
@@ -75,18 +77,22 @@ export class CaptureWriter {
     return this.written;
   }
 
-  /** Queues one line (ending in a newline) received at `ns` for the next flush; opens a new file first when the hour turned. */
+  /** Queues one line (ending in a newline) received at `ns` for the next flush; opens a new file first when the hour turned. Never throws: a failed write goes to onError. */
   write(ns: bigint, line: string): void {
     if (this.closed) return;
-    if (this.fd !== undefined && this.o.hourly !== false && this.o.clock.now() >= this.hourEnd) {
-      this.flush();
-      this.closeFile();
+    try {
+      if (this.fd !== undefined && this.o.hourly !== false && this.o.clock.now() >= this.hourEnd) {
+        this.flush();
+        this.closeFile();
+      }
+      if (this.fd === undefined) this.openFile(ns);
+      this.pending.push(line);
+      this.pendingBytes += line.length;
+      this.counts.lines += 1;
+      if (this.pendingBytes >= this.maxPendingBytes) this.flush();
+    } catch (err) {
+      this.failed(err);
     }
-    if (this.fd === undefined) this.openFile(ns);
-    this.pending.push(line);
-    this.pendingBytes += line.length;
-    this.counts.lines += 1;
-    if (this.pendingBytes >= this.maxPendingBytes) this.flush();
   }
 
   /** Compresses the queued lines into one gzip member and appends it; throws when the write fails. */
@@ -121,8 +127,13 @@ export class CaptureWriter {
     try {
       this.flush();
     } catch (err) {
-      this.o.onError?.(err instanceof Error ? err : new Error(String(err)));
+      this.failed(err);
     }
+  }
+
+  private failed(err: unknown): void {
+    this.counts.errors += 1;
+    this.o.onError?.(err instanceof Error ? err : new Error(String(err)));
   }
 
   private openFile(ns: bigint): void {

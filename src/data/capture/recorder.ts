@@ -1,5 +1,5 @@
 /** Records a venue's market WebSocket: every frame as received with its receive time in nanoseconds; reconnects and diffDepth gaps marked, each followed by a REST depth snapshot. */
-import type { Clock } from '../../core/clock.ts';
+import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { instrumentsOf, parseBrokerInfo } from '../../model/instrument.ts';
@@ -26,6 +26,8 @@ export interface MarketRecorderOptions extends RecordSettings {
   readonly flushMs?: number;
   /** Names the files (default `market`). */
   readonly stream?: string;
+  /** Fewest ms between two REST snapshots of one symbol, so a venue whose every diff looks like a gap cannot flood REST (default 1000). */
+  readonly snapshotEveryMs?: number;
   /** Returns epoch nanoseconds (default: the clock's time at start, then the monotonic timer). */
   readonly nanos?: () => bigint;
 }
@@ -37,6 +39,8 @@ export interface MarketRecorderStats extends CaptureWriterStats {
   readonly reconnects: number;
   readonly snapshots: number;
   readonly snapshotFailures: number;
+  /** Symbols whose snapshot is in flight or owed. */
+  readonly pendingSnapshots: number;
 }
 
 /** One market connection for all symbols; start() once, stop() once. */
@@ -45,7 +49,13 @@ export class MarketRecorder {
   private readonly log: Logger;
   private readonly http: HttpTransport;
   private readonly versions = new DiffVersions();
+  // Per subscribed symbol, so bounded by the subscriptions: snapshots in flight, owed, their timers, and the last request's time.
   private readonly fetching = new Set<string>();
+  private readonly owed = new Map<string, 'gap' | 'reconnect'>();
+  private readonly timers = new Map<string, TimerHandle>();
+  private readonly snapshotAt = new Map<string, number>();
+  private readonly snapshotEveryMs: number;
+  private stopping = false;
   private readonly contracts = new Set<string>();
   private link: WsLink | undefined;
   private writer: CaptureWriter | undefined;
@@ -58,13 +68,15 @@ export class MarketRecorder {
   constructor(private readonly o: MarketRecorderOptions) {
     if (o.symbols.length === 0) throw new ConfigError('record.symbols', 'must list at least one symbol');
     this.nanos = o.nanos ?? epochNanos(o.clock);
+    this.snapshotEveryMs = o.snapshotEveryMs ?? 1000;
     this.log = o.log ?? silentLogger();
     this.http = new HttpTransport(new URL(o.restUrl).origin, { clock: o.clock, connections: 2 });
   }
 
   /** Returns the recorder's counters. */
   stats(): MarketRecorderStats {
-    return { ...(this.writer?.stats() ?? { lines: 0, members: 0, files: 0, bytes: 0, pendingLines: 0, errors: 0 }), ...this.counts };
+    const pendingSnapshots = new Set([...this.fetching, ...this.owed.keys()]).size;
+    return { ...(this.writer?.stats() ?? { lines: 0, members: 0, files: 0, bytes: 0, pendingLines: 0, errors: 0 }), ...this.counts, pendingSnapshots };
   }
 
   /** Returns the files written so far, oldest first. */
@@ -107,6 +119,9 @@ export class MarketRecorder {
 
   /** Closes the socket, waits for snapshots in flight and flushes and closes the file. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
     await this.link?.stop();
     await Promise.allSettled([...this.inFlight]);
     await this.closeHttp();
@@ -158,10 +173,21 @@ export class MarketRecorder {
     this.writer!.write(ns, markerLine(ns, kind, payload));
   }
 
-  /** Fetches and records a REST depth snapshot of `symbol`; one at a time per symbol. */
+  /**
+   * Fetches and records a REST depth snapshot of `symbol`. One request per symbol at a time and at most one per
+   * snapshotEveryMs: a gap while one is in flight or too soon after is served by one more request, later.
+   */
   private snapshot(symbol: string, reason: 'gap' | 'reconnect'): void {
-    if (this.fetching.has(symbol)) return;
+    if (this.stopping) return;
+    const last = this.snapshotAt.get(symbol);
+    const wait = last === undefined ? 0 : last + this.snapshotEveryMs - this.o.clock.now();
+    if (this.fetching.has(symbol) || this.owed.has(symbol) || wait > 0) {
+      if (!this.owed.has(symbol)) this.owed.set(symbol, reason);
+      if (!this.fetching.has(symbol) && !this.timers.has(symbol)) this.timers.set(symbol, this.o.clock.setTimeout(() => this.owedNow(symbol), wait));
+      return;
+    }
     this.fetching.add(symbol);
+    this.snapshotAt.set(symbol, this.o.clock.now());
     const path = `${this.contracts.has(symbol) ? '/openapi/quote/v1/contract/depth' : '/openapi/quote/v1/depth'}?symbol=${encodeURIComponent(symbol)}&limit=${this.o.snapshotDepth}`;
     const requestNs = this.nanos();
     const p = this.http.send({ method: 'GET', path: `${this.basePath()}${path}`, headers: {} }).then((a) => {
@@ -173,8 +199,19 @@ export class MarketRecorder {
     }).finally(() => {
       this.fetching.delete(symbol);
       this.inFlight.delete(p);
+      if (this.owed.has(symbol)) this.owedNow(symbol);
     });
     this.inFlight.add(p);
+  }
+
+  /** Takes the snapshot a symbol is owed, as soon as its interval allows. */
+  private owedNow(symbol: string): void {
+    this.timers.get(symbol)?.cancel();
+    this.timers.delete(symbol);
+    const reason = this.owed.get(symbol);
+    if (reason === undefined || this.fetching.has(symbol)) return;
+    this.owed.delete(symbol);
+    this.snapshot(symbol, reason);
   }
 
   private async closeHttp(): Promise<void> {

@@ -21,10 +21,12 @@ afterEach(async () => {
   v = undefined;
 });
 
-function recorder(venue: Venue, dir: string, symbols: string[]): MarketRecorder {
+function recorder(venue: Venue, dir: string, symbols: string[], virtualNs = false): MarketRecorder {
   return new MarketRecorder({
     restUrl: venue.url, wsUrl: venue.ws, clock: venue.clock, dir, symbols,
     topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true, snapshotDepth: 100,
+    // Receive times from the virtual clock, where a test checks times against the venue's cadences.
+    ...(virtualNs ? { nanos: () => BigInt(venue.clock.now()) * 1_000_000n } : {}),
   });
 }
 
@@ -115,6 +117,39 @@ describe('MarketRecorder on the simulated venue', () => {
     ]);
     const again = after.filter((l) => l.marker === undefined).map(parsed).filter((f) => f.f);
     expect(again.map((f) => `${f.symbol} ${f.topic}`).sort()).toEqual(['BTC-PERP-REV diffDepth', 'BTC-PERP-REV trade', 'ETHBTC diffDepth', 'ETHBTC trade']);
+  });
+
+  it('takes at most one REST snapshot per symbol a second however many gaps come, each gap still marked', async () => {
+    v = await startVenueOnClock();
+    const venue = v;
+    rec = recorder(venue, join(root, 'storm'), ['ETHBTC'], true);
+    await rec.start();
+    const r = rec;
+    await until(venue.clock, 'first pushes', () => r.stats().frames >= 2);
+    // Every other diff is lost: a gap each 600 ms (two diff cadences), faster than one snapshot a second.
+    let price = 500;
+    for (let i = 0; i < 8; i++) {
+      const fired = venue.venue.server.faults.fired.marketDiffDrop;
+      await setFaults(venue, { marketDiffDrop: { count: 1 } });
+      await limit(venue.maker, 'ETHBTC', 'SELL', '1', `0.${price++}`);
+      await until(venue.clock, `diff ${i} lost`, () => venue.venue.server.faults.fired.marketDiffDrop > fired);
+      const gaps = r.stats().gaps;
+      await limit(venue.maker, 'ETHBTC', 'SELL', '1', `0.${price++}`);
+      await until(venue.clock, `gap ${i}`, () => r.stats().gaps > gaps);
+    }
+    // The last gap's snapshot may be owed: it comes within the next second.
+    await until(venue.clock, 'the owed snapshots', () => r.stats().pendingSnapshots === 0);
+    await r.stop();
+    const s = r.stats();
+    expect(s.gaps).toBe(8);
+    expect(s.snapshots).toBeLessThan(s.gaps);
+    const lines = await readBack(r.files());
+    expect(lines.filter((l) => l.marker === 'gap')).toHaveLength(s.gaps);
+    const asked = lines.filter((l) => l.marker === 'snapshot').map((l) => BigInt((JSON.parse(l.frame) as { requestNs: string }).requestNs));
+    expect(asked).toHaveLength(s.snapshots);
+    for (let i = 1; i < asked.length; i++) expect(asked[i]! - asked[i - 1]! >= 1_000_000_000n).toBe(true);
+    // Yet every gap has a snapshot asked at or after it.
+    for (const g of lines.filter((l) => l.marker === 'gap')) expect(asked.some((a) => a >= g.ns)).toBe(true);
   });
 
   it('refuses a symbol the venue does not list, naming it, before writing anything', async () => {

@@ -1,7 +1,8 @@
 /** Reads capture files back, streaming member by member: yields every whole line, and reports a truncated or damaged part clearly instead of throwing. */
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { constants, inflateRawSync } from 'node:zlib';
+import { StringDecoder } from 'node:string_decoder';
+import { constants, createGunzip, inflateRawSync } from 'node:zlib';
 import { crc32, findMemberHeader, isMemberHeader, MEMBER_HEADER_BYTES, MEMBER_TRAILER_BYTES, memberLength } from './gzip-member.ts';
 import { parseLine, type CaptureRecord } from './line-format.ts';
 
@@ -27,6 +28,9 @@ export interface CaptureReaderOptions {
 
 /** Issues kept in `issues`; further ones are only counted (and still passed to onIssue). */
 const MAX_KEPT_ISSUES = 100;
+
+/** Bytes of a plain gzip file given to gunzip at once. */
+const PLAIN_PIECE = 1024;
 
 const FILE_RE = /^([A-Za-z0-9_-]+)-(\d{8}T\d{6}Z)-(\d{4})\.cap\.gz$/;
 
@@ -106,6 +110,52 @@ export class CaptureReader {
         yield r;
       }
     }.bind(this);
+    /**
+     * Reads a plain gzip file (no member lengths) through one gunzip stream: every line decoded before a
+     * truncation or damage is kept; nothing after damage can be found again.
+     */
+    const plain = async function* (this: CaptureReader): AsyncGenerator<CaptureRecord> {
+      const gz = createGunzip();
+      const decoder = new StringDecoder('utf8');
+      let out: Buffer[] = [];
+      let error: (Error & { code?: string }) | undefined;
+      let ended = false;
+      gz.on('data', (b: Buffer) => out.push(b));
+      gz.on('error', (e: Error) => { error = e; });
+      const settled = new Promise<void>((resolve) => {
+        gz.once('end', () => { ended = true; resolve(); });
+        gz.once('error', () => resolve());
+      });
+      let pos = 0;
+      while (error === undefined && !ended) {
+        const chunk = Buffer.allocUnsafe(this.chunkBytes);
+        const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+        pos += bytesRead;
+        if (bytesRead === 0) {
+          gz.end();
+          await settled;
+        } else {
+          // Fed a kilobyte at a time: zlib drops the output of the write that meets damage, so little is lost with it.
+          // A write whose data fails never calls back: the error settles it.
+          for (let at = 0; at < bytesRead && error === undefined; at += PLAIN_PIECE) {
+            const piece = chunk.subarray(at, Math.min(bytesRead, at + PLAIN_PIECE));
+            await Promise.race([new Promise<void>((resolve) => gz.write(piece, () => resolve())), settled]);
+          }
+        }
+        const text = out.map((b) => decoder.write(b)).join('');
+        out = [];
+        yield* lines(text, pos);
+      }
+      if (error !== undefined) {
+        const truncated = error.code === 'Z_BUF_ERROR';
+        const partial = carry.length > 0 ? `, a partial line of ${carry.length} characters dropped` : '';
+        carry = '';
+        report(truncated ? 'truncated' : 'corrupt', pos, truncated
+          ? `the file ends inside a gzip member (plain gzip): read up to its last whole line${partial}`
+          : `gzip data damaged (${error.message}): a plain gzip file cannot be read past damage (and the lines of the last kilobyte before it may be lost), the rest of it is skipped${partial}`);
+      }
+      gz.destroy();
+    }.bind(this);
     /** Skips damaged bytes up to the next member header (or the end of the file). */
     const resync = async (why: string): Promise<void> => {
       const from = base;
@@ -131,6 +181,11 @@ export class CaptureReader {
         if (buf.length === 0) break;
         if (buf.length < MEMBER_HEADER_BYTES) {
           report('truncated', base, `the file ends inside a gzip member header (${buf.length} bytes): the recorder stopped while writing it`);
+          break;
+        }
+        if (base === 0 && buf[0] === 0x1f && buf[1] === 0x8b && !isMemberHeader(buf, 0)) {
+          // A capture compressed again by another tool: plain gzip, read as one stream.
+          yield* plain();
           break;
         }
         if (!isMemberHeader(buf, 0)) {

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { CaptureReader, captureFiles, type CaptureIssue } from '../../../src/data/capture/reader.ts';
@@ -189,6 +189,28 @@ describe('CaptureWriter and CaptureReader', () => {
     expect(junk.records).toEqual([]);
     expect(junk.issues.map((i) => i.kind)).toEqual(['corrupt']);
     expect(junk.issues[0]!.message).toContain('not a capture file');
+  });
+
+  it('reads a capture compressed again by another tool (plain gzip), and keeps every whole line before a cut or damage', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => frameLine(NS0 + BigInt(i), frame(i))).join('');
+    const gz = gzipSync(text, { level: 9 });
+    const file = join(root, `plain-${n++}.gz`);
+    writeFileSync(file, gz);
+    const whole = await readAll([file], 4096);
+    expect(whole.issues).toEqual([]);
+    expect(whole.records.map((r) => r.frame)).toEqual(Array.from({ length: 3000 }, (_, i) => frame(i)));
+    writeFileSync(file, gz.subarray(0, Math.floor(gz.length * 0.6)));
+    const cut = await readAll([file], 4096);
+    expect(cut.records.length).toBeGreaterThan(1000);
+    expect(cut.records.map((r) => r.frame)).toEqual(Array.from({ length: cut.records.length }, (_, i) => frame(i)));
+    expect(cut.issues.map((i) => [i.kind, i.afterLines])).toEqual([['truncated', cut.records.length]]);
+    writeFileSync(file, Buffer.concat([gz, Buffer.from('garbage after the member')]));
+    const junk = await readAll([file], 4096);
+    // Up to the damage, less what zlib drops of the kilobyte it was decoding.
+    expect(junk.records.length).toBeGreaterThan(2950);
+    expect(junk.records.map((r) => r.frame)).toEqual(Array.from({ length: junk.records.length }, (_, i) => frame(i)));
+    expect(junk.issues.map((i) => i.kind)).toEqual(['corrupt']);
+    expect(junk.issues[0]!.message).toContain('gzip data damaged');
   });
 
   it('parses lines exactly: nanoseconds as bigint beyond 2^53, markers by name, and says why a line is not one', () => {

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { instrumentsOf, parseBrokerInfo } from '../../model/instrument.ts';
+import { parseWireJson } from '../../model/wire.ts';
 import { HttpTransport } from '../../venue/http.ts';
 import { MARKET_WS_PATH } from '../../venue/market-ws.ts';
 import { WsLink } from '../../venue/ws-connection.ts';
@@ -110,7 +111,13 @@ export class MarketRecorder {
   private async readInstruments(): Promise<void> {
     const answer = await this.http.send({ method: 'GET', path: `${this.basePath()}/openapi/v1/brokerInfo`, headers: {} });
     if (answer.status !== 200) throw new Error(`GET /openapi/v1/brokerInfo answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
-    const known = instrumentsOf(parseBrokerInfo(JSON.parse(answer.text)));
+    let body: unknown;
+    try {
+      body = parseWireJson(answer.text);
+    } catch (err) {
+      throw new Error(`GET /openapi/v1/brokerInfo answered something that is not JSON: ${answer.text.slice(0, 200)}`, { cause: err });
+    }
+    const known = instrumentsOf(parseBrokerInfo(body));
     const unknown = this.o.symbols.filter((s) => !known.has(s));
     if (unknown.length > 0) throw new ConfigError('record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
     for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
@@ -142,6 +149,8 @@ export class MarketRecorder {
     const ns = this.nanos();
     this.counts.frames += 1;
     this.writer!.write(ns, frameLine(ns, text));
+    // An error frame (a refused subscription) is recorded like any other, and logged.
+    if (text.startsWith('{"code"') && !text.includes('"topic"')) this.log.warn({ frame: text.slice(0, 200) }, 'the venue answered with an error frame');
     if (text.includes('"diffDepth"')) {
       const gap = this.versions.check(text);
       if (gap) {

@@ -1,9 +1,9 @@
-/** The settings of `bhtrade record`: a YAML file (venue, symbols and the recording keys) and the flags that override it, checked into one shape. */
+/** The settings of `bhtrade record`: a YAML file (its own keys, or a run config's venue, symbols and `record:` section) and the flags that override it, checked into one shape. */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
-import { parseDuration } from '../app/config.ts';
+import { parseDuration, parseRunConfig, type RunConfig } from '../app/config.ts';
 import { recordShape } from '../data/capture/options.ts';
 
 /** The simulated venue's config that ships with the package, used by `--venue embedded` without a config file. */
@@ -38,7 +38,8 @@ export interface RecordPlan {
 
 export const RECORD_USAGE = `Usage: bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade]
                       [--out DIR] [--duration 60s] [--rotate-bytes N] [--seed N]
-  Records the market WebSocket to DIR as gzip line files; stops on SIGINT/SIGTERM or after --duration.
+  CONFIG: a record config (docs/data.md) or a run config. Records the market WebSocket to DIR as gzip
+  line files; stops on SIGINT/SIGTERM or after --duration.
 `;
 
 /** Returns the plan of a command line; throws an Error (ConfigError for the file) naming the bad option or key. */
@@ -58,9 +59,9 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
     flags[flag] = v;
   }
-  const raw = (file === undefined ? {} : interpolateEnv(readYamlFile(file) ?? {}, env)) as Record<string, unknown>;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${file}: must be a YAML mapping`);
-  const doc: Record<string, unknown> = { ...raw };
+  const read = file === undefined ? {} : readYamlFile(file) ?? {};
+  if (typeof read !== 'object' || read === null || Array.isArray(read)) throw new Error(`${file}: must be a YAML mapping`);
+  const doc: Record<string, unknown> = 'strategies' in read ? fromRunConfig(file!, read, env) : { ...(interpolateEnv(read, env) as object) };
   const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (flags['--venue'] !== undefined) {
     const v = flags['--venue'];
@@ -90,6 +91,20 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const out = flags['--out'] !== undefined ? resolve(flags['--out']) : resolve(base, r.data.out);
   const venueConfig = r.data.venue !== 'embedded' ? undefined : file === undefined ? PACKAGE_VENUE_CONFIG : resolve(base, r.data.embedded.config);
   return { config: r.data, venueConfig, out, durationMs };
+}
+
+/** Returns the record keys of a run config: its venue, its `record:` section, and its strategies' symbols unless the section names some. */
+function fromRunConfig(file: string, raw: unknown, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  let run: RunConfig;
+  try {
+    run = parseRunConfig(raw, env);
+  } catch (e) {
+    throw new Error(`${file}: ${(e as Error).message}`);
+  }
+  const { symbols, orders: _orders, ...keys } = run.record ?? {};
+  const venue = run.venue === 'embedded' ? 'embedded' : { rest: run.venue.rest, ws: run.venue.ws };
+  const embedded = { config: run.embedded.config, ...(run.embedded.seed === undefined ? {} : { seed: run.embedded.seed }) };
+  return { ...keys, venue, embedded, symbols: symbols ?? [...new Set(run.strategies.flatMap((s) => s.symbols))] };
 }
 
 function intFlag(name: string, v: string): number {

@@ -26,6 +26,17 @@ describe('bhtrade record arguments', () => {
     expect(p.config).toMatchObject({ symbols: ['ETHUSDT'], topics: ['diffDepth', 'trade', 'kline_1m'], rotateBytes: 100_000, embedded: { seed: 3 } });
   });
 
+  it('reads a run config too: its venue, its strategies\' symbols, its record: section', () => {
+    const p = planRecord([join(ROOT, 'config/default.yaml')]);
+    expect(p).toMatchObject({ venueConfig: join(ROOT, 'config/venue.yaml'), out: join(ROOT, 'config/recordings') });
+    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade'] });
+    const f = join(tmp, 'run.yaml');
+    writeFileSync(f, `venue: embedded\nstrategies:\n  - { id: a, use: x.ts, symbols: [BTCUSDT] }\nrecord: { out: rec, symbols: [ETHUSDT], topics: [trade] }\n`);
+    expect(planRecord([f])).toMatchObject({ out: join(tmp, 'rec'), config: { symbols: ['ETHUSDT'], topics: ['trade'] } });
+    writeFileSync(f, `venue: embedded\nstrategies:\n  - { id: a, use: x.ts, symbols: [BTCUSDT] }\nrecord: { outt: rec }\n`);
+    expect(() => planRecord([f])).toThrow(`${f}: record.outt: unknown key`);
+  });
+
   it.each([
     [['--venue', 'embedded'], /no symbols/],
     [['--symbols', 'X'], /no venue/],

@@ -87,12 +87,13 @@ describe('bhtrade record under kill -9', () => {
 
     // Live frames (not the subscription's first push) both received, in the recorder's order.
     const live = (t: string): boolean => t.includes('"f":false') && t.includes('"symbol":"BTCUSDT"');
-    // Flushes, a rotation by size, the new file flushed at least once, and the observer's first live frame on disk, before the kill.
+    // Before the kill: flushes, a rotation by size, the new file flushed at least once, live depth and trade frames and the observer's first live frame on disk.
     await whenFolder(out, 'a rotation by size', async () => {
       const firstSeen = seen.find((f) => live(f.text));
       if (firstSeen === undefined) return false;
       const now = await readFolder(out);
-      return now.files.length >= 2 && statSync(now.files.at(-1)!).size > 0 && now.lines.some((l) => l.frame === firstSeen.text);
+      const onDisk = (topic: string): boolean => now.lines.some((l) => live(l.frame) && l.frame.includes(`"topic":"${topic}"`));
+      return now.files.length >= 2 && statSync(now.files.at(-1)!).size > 0 && now.lines.some((l) => l.frame === firstSeen.text) && onDisk('diffDepth') && onDisk('trade');
     });
     // Kill between two flushes: right after the observer gets a further live frame, which the recorder holds in memory at that moment.
     const more = seen.length;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
-import { riskConfigSchema } from '../risk/index.ts';
+import { runRiskConfigSchema } from '../risk/index.ts';
 import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
@@ -62,7 +62,7 @@ const stopOptions = z.strictObject({
 
 const reconcileOptions = z.strictObject({
   every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
-  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
+  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 
 /** The whole run config. */
@@ -70,7 +70,7 @@ export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
   embedded: embeddedOptions.prefault({}),
   strategies: z.array(strategyEntry).min(1, 'must list at least one strategy').describe('the strategies of the run, each an instance of a plugin'),
-  risk: riskConfigSchema.prefault({}).describe('risk gate limits: see docs/risk-codes.md'),
+  risk: runRiskConfigSchema.prefault({}).describe('risk gate limits: see docs/risk-codes.md'),
   reconcile: reconcileOptions.prefault({}).describe('reconciliation with the venue (also at start and after every reconnect)'),
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),

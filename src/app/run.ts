@@ -11,6 +11,7 @@ import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
+import { isWorking } from '../execution/order-state.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestGateway } from '../venue/gateway.ts';
@@ -122,15 +123,23 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     let stopping: Promise<void> | undefined;
     const stop = (reason: string): Promise<void> => {
       stopping ??= (async () => {
-        log.info({ reason }, 'stopping');
-        statusTimer.cancel();
-        await host.stop();
-        if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-        await withTimeout(clock, exec.idle(), cfg.stop.timeout);
-        log.info(status());
-        for (const close of closers.splice(0)) await close();
-        log.info('stopped');
-        resolveDone();
+        // The clock's timers are unref'd: without a ref'd handle, a stop waiting out a 429 pause would let Node exit mid-stop.
+        const keepAlive = setInterval(() => undefined, 1 << 30);
+        try {
+          log.info({ reason }, 'stopping');
+          statusTimer.cancel();
+          await host.stop();
+          if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
+          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
+          const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
+          if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
+          log.info(status());
+          for (const close of closers.splice(0)) await close();
+          log.info('stopped');
+          resolveDone();
+        } finally {
+          clearInterval(keepAlive);
+        }
       })();
       return stopping;
     };
@@ -157,6 +166,21 @@ function subscribeMarket(market: MarketWsClient, symbols: readonly string[], ins
     const indices = [...new Set(contracts.map((c) => instruments.get(c)?.index).filter((x): x is string => x !== undefined))];
     if (indices.length > 0) market.subscribe(indices, 'index');
   }
+}
+
+/** Resolves once no order the run placed is still working (cancels retried through 429 pauses included) and the executor is idle. */
+async function settledOwn(exec: OrderExecutor): Promise<void> {
+  const open = (): boolean => exec.orders().some((o) => !o.adopted && isWorking(o));
+  if (open()) {
+    await new Promise<void>((resolve) => {
+      const off = exec.on(() => {
+        if (open()) return;
+        off();
+        resolve();
+      });
+    });
+  }
+  await exec.idle();
 }
 
 async function withTimeout(clock: Clock, p: Promise<void>, ms: number): Promise<void> {

@@ -21,7 +21,7 @@ module.exports = {
     forbid('strategy', ['core', 'model', 'bus']),
     forbid('sim', ['core', 'model']),
     forbid('data', ['core', 'model', 'venue', 'bus']),
-    forbid('backtest', ['core', 'model', 'venue', 'bus', 'risk', 'execution', 'strategy', 'sim']),
+    forbid('backtest', ['core', 'model', 'venue', 'bus', 'risk', 'execution', 'strategy', 'sim', 'data']),
     { name: 'no-circular', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
     { name: 'not-to-test', severity: 'error', from: { path: '^src/' }, to: { path: '^(test|bench)/' } },
   ],

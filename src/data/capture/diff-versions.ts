@@ -17,10 +17,14 @@ interface Last {
 
 /**
  * One entry per subscribed symbol (bounded by the subscriptions). The rules are LocalBook's: each diff is
- * the previous version plus one; a diff at or below a snapshot's version is inside it; a diff behind a diff is a gap.
+ * the previous version plus one (or, for `increasing`, any later version); a diff at or below a snapshot's
+ * version is inside it; a diff behind a diff is a gap.
  */
 export class DiffVersions {
   private readonly last = new Map<string, Last>();
+
+  /** `contiguous`: each diff must be the previous version plus one; `increasing`: versions need only grow (a venue that skips numbers). */
+  constructor(private readonly rule: 'contiguous' | 'increasing' = 'contiguous') {}
 
   /** Forgets every version (after a reconnect the first push of each subscription starts afresh). */
   reset(): void {
@@ -49,7 +53,7 @@ export class DiffVersions {
       }
       const c = compareVersions(version, last.version);
       if (c <= 0 && last.from === 'snapshot') continue;
-      if (c > 0 && follows(version, last.version)) {
+      if (c > 0 && (this.rule === 'increasing' || follows(version, last.version))) {
         this.last.set(symbol, { version, from: 'diff' });
         continue;
       }

@@ -18,6 +18,8 @@ export const recordShape = {
   rotateBytes: z.number().int().min(4096).default(64 * 1024 * 1024).describe('a capture file is closed past this many compressed bytes and the next one opened'),
   hourly: z.boolean().default(true).describe('open a new capture file at every UTC hour'),
   snapshotDepth: z.number().int().min(1).max(100).default(100).describe('levels of the REST depth snapshot fetched after a gap or reconnect'),
+  diffVersions: z.enum(['contiguous', 'increasing']).default('contiguous')
+    .describe('contiguous: a diffDepth version that is not the previous one plus one is a gap; increasing: only one that goes back is (a venue that skips numbers)'),
 };
 
 /** A run config's `record:` section. */
@@ -31,4 +33,4 @@ export const runRecordSchema = z.strictObject({
 export type RunRecordConfig = z.output<typeof runRecordSchema>;
 
 /** What a MarketRecorder needs from the settings. */
-export type RecordSettings = Pick<RunRecordConfig, 'topics' | 'rotateBytes' | 'hourly' | 'snapshotDepth'>;
+export type RecordSettings = Pick<RunRecordConfig, 'topics' | 'rotateBytes' | 'hourly' | 'snapshotDepth' | 'diffVersions'>;

@@ -49,7 +49,7 @@ export class MarketRecorder {
   private readonly nanos: () => bigint;
   private readonly log: Logger;
   private readonly http: HttpTransport;
-  private readonly versions = new DiffVersions();
+  private readonly versions: DiffVersions;
   // Per subscribed symbol, so bounded by the subscriptions: snapshots in flight, owed, their timers, and the last request's time.
   private readonly fetching = new Set<string>();
   private readonly owed = new Map<string, 'gap' | 'reconnect'>();
@@ -70,6 +70,7 @@ export class MarketRecorder {
     if (o.symbols.length === 0) throw new ConfigError('record.symbols', 'must list at least one symbol');
     this.nanos = o.nanos ?? epochNanos(o.clock);
     this.snapshotEveryMs = o.snapshotEveryMs ?? 1000;
+    this.versions = new DiffVersions(o.diffVersions);
     this.log = o.log ?? silentLogger();
     this.http = new HttpTransport(new URL(o.restUrl).origin, { clock: o.clock, connections: 2 });
   }

@@ -24,7 +24,7 @@ afterEach(async () => {
 function recorder(venue: Venue, dir: string, symbols: string[], virtualNs = false): MarketRecorder {
   return new MarketRecorder({
     restUrl: venue.url, wsUrl: venue.ws, clock: venue.clock, dir, symbols,
-    topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true, snapshotDepth: 100,
+    topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true, snapshotDepth: 100, diffVersions: 'contiguous',
     // Receive times from the virtual clock, where a test checks times against the venue's cadences.
     ...(virtualNs ? { nanos: () => BigInt(venue.clock.now()) * 1_000_000n } : {}),
   });

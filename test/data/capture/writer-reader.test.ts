@@ -213,6 +213,24 @@ describe('CaptureWriter and CaptureReader', () => {
     expect(junk.issues[0]!.message).toContain('gzip data damaged');
   });
 
+  it('skips lines that are not `<ns> <frame>`, naming why, and keeps at most 100 issues (all still counted and told)', async () => {
+    const clock = new VirtualClock(T0);
+    const w = new CaptureWriter({ dir: freshDir(), stream: 'market', clock });
+    for (let i = 0; i < 150; i++) w.write(NS0, `not a line ${i}\n`);
+    w.write(NS0, frameLine(NS0, frame(1)));
+    w.close();
+    let told = 0;
+    const reader = new CaptureReader(w.files(), { onIssue: () => { told += 1; } });
+    const records: CaptureRecord[] = [];
+    for await (const r of reader.records()) records.push(r);
+    expect(records.map((r) => r.frame)).toEqual([frame(1)]);
+    expect(reader.issues).toHaveLength(100);
+    expect(reader.issueCount).toBe(150);
+    expect(told).toBe(150);
+    expect(reader.issues[0]).toMatchObject({ kind: 'bad-line', afterLines: 0 });
+    expect(reader.issues[0]!.message).toContain('line skipped: the time "not" is not integer nanoseconds');
+  });
+
   it('parses lines exactly: nanoseconds as bigint beyond 2^53, markers by name, and says why a line is not one', () => {
     const ns = 1_795_490_384_568_926_078n;
     expect(parseLine(frameLine(ns, '{"a":1}').trimEnd())).toEqual({ ns, frame: '{"a":1}' });

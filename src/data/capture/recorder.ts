@@ -100,6 +100,7 @@ export class MarketRecorder {
       await this.closeHttp();
       throw err;
     }
+    this.writer.open(this.nanos());
     this.link = new WsLink({
       name: 'market', clock: this.o.clock, heartbeat: 'client-ping', log: this.log,
       url: () => `${this.o.wsUrl.replace(/\/+$/, '')}${MARKET_WS_PATH}`,

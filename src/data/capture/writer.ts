@@ -95,6 +95,16 @@ export class CaptureWriter {
     }
   }
 
+  /** Opens a file now when none is open (its header lines queued with time `ns`), so a recording shows even before its first line. */
+  open(ns: bigint): void {
+    if (this.closed || this.fd !== undefined) return;
+    try {
+      this.openFile(ns);
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
   /** Compresses the queued lines into one gzip member and appends it; throws when the write fails. */
   flush(): void {
     if (this.pending.length === 0 || this.fd === undefined) return;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { runRiskConfigSchema } from '../risk/index.ts';
+import { streamRequestSchema } from '../strategy/streams.ts';
 import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
@@ -33,7 +34,7 @@ const remoteVenue = z.strictObject({
 });
 
 const embeddedOptions = z.strictObject({
-  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file'),
+  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file (when venue.yaml is not there, the one shipped with bhtrade)'),
   account: z.string().default('demo').describe('the venue account whose first key the bot trades with'),
   seed: z.number().int().optional().describe('overrides the venue config\'s seed'),
 }).describe('options of `venue: embedded`');
@@ -44,6 +45,7 @@ const strategyEntry = z.strictObject({
   use: z.string().min(1, 'must name a .ts/.js path or an npm package').describe('the plugin: a .ts or .js path relative to this file, or an npm package name'),
   symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol').describe('symbols the strategy trades and receives market events for'),
   params: z.unknown().optional().describe('the plugin\'s params, validated by its manifest\'s schema'),
+  streams: streamRequestSchema.optional().describe('the market streams it receives, field by field over its manifest\'s `streams`'),
 });
 
 const logOptions = z.strictObject({

@@ -36,10 +36,30 @@ export interface RecordPlan {
   readonly durationMs: number | undefined;
 }
 
-export const RECORD_USAGE = `Usage: bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade]
-                      [--out DIR] [--duration 60s] [--rotate-bytes N] [--seed N]
-  CONFIG: a record config (docs/data.md) or a run config. Records the market WebSocket to DIR as gzip
-  line files; stops on SIGINT/SIGTERM or after --duration.
+export const RECORD_USAGE = `Usage: npx bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade]
+                          [--out DIR] [--duration 60s] [--rotate-bytes N] [--seed N]
+`;
+
+/** `npx bhtrade record --help`. */
+export const RECORD_HELP = `${RECORD_USAGE}
+Records a venue's market WebSocket: every frame as received, with its receive time in nanoseconds, to
+gzip line files in DIR (a gzip member a second, a new file every UTC hour and past --rotate-bytes).
+Gaps and reconnects are marked and followed by a REST depth snapshot. Runs until Ctrl-C, SIGTERM or
+the end of --duration. Format, keys and guarantees: docs/data.md.
+
+  CONFIG             a record config (config/record.yaml) or a run config (its venue, its strategies'
+                     symbols and its record: section); flags override its keys
+  --venue V          embedded (the simulated venue in-process, no network) or a REST base URL
+  --ws URL           WebSocket base URL of a real venue (default: the REST URL with ws:// or wss://)
+  --symbols A,B      symbols to record
+  --topics T,U       market topics (default diffDepth,trade)
+  --out DIR          folder of the files (default recordings)
+  --duration D       stop by itself after D (500ms, 30s, 5m, 1h)
+  --rotate-bytes N   close a file past N compressed bytes (default 67108864)
+  --seed N           seed of the embedded venue's market
+  -h, --help         show this help
+
+Exit codes: 0 after a clean stop, 1 when recording failed, 2 for bad usage, a bad config or an unknown symbol.
 `;
 
 /** Returns the plan of a command line; throws an Error (ConfigError for the file) naming the bad option or key. */

@@ -8,6 +8,8 @@ import { loadVenueConfig } from '../sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../sim/server/start.ts';
 import { planRecord, RECORD_USAGE, type RecordPlan } from './record-config.ts';
 
+export { RECORD_HELP } from './record-config.ts';
+
 /** Records until stopped; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure. */
 export async function recordCommand(argv: readonly string[]): Promise<number> {
   let plan: RecordPlan;

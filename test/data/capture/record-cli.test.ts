@@ -55,6 +55,6 @@ describe('bhtrade record arguments', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'record', f], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${f}: rotate: unknown key`);
-    expect(r.stderr).toContain('Usage: bhtrade record');
+    expect(r.stderr).toContain('Usage: npx bhtrade record');
   });
 });

@@ -1,0 +1,59 @@
+// The backtest's event loop keeps two timelines: the exchange changes at a recorded event's exchange time, the bus sees it at its local time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../src/core/clock.ts';
+import { CatalogWriter } from '../../../src/data/catalog.ts';
+import { ConvertReport } from '../../../src/data/report.ts';
+import { AGGRESSOR, BOOK_FLAG, SIDE } from '../../../src/data/tables.ts';
+import { VERSION_SUFFIX_KEY } from '../../../src/data/import-bhtrade.ts';
+import { BacktestExchange, constantLatency, riskAverse, type ExecutionReport } from '../../../src/backtest/index.ts';
+import { drive } from '../../../src/backtest/run/drive.ts';
+import { simInstrumentOf } from '../../../src/backtest/run/instruments.ts';
+import type { BusEvent } from '../../../src/model/index.ts';
+
+const MS = 1_000_000n;
+const T0 = 1_723_161_600_000n * MS;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A catalog of one spot book (bid 100.00 × 5, ask 100.01 × 5) and one sell of 6 at the bid, stamped 1000 ms after the start at the exchange and received 50 ms later. */
+function catalog(): { dir: string; inst: ReturnType<typeof simInstrumentOf> } {
+  const dir = mkdtempSync(join(tmpdir(), 'bhtrade-drive-'));
+  dirs.push(dir);
+  const cat = new CatalogWriter(dir, new ConvertReport());
+  const instrument = { symbol: 'BTCUSDT', kind: 'spot', tick: '0.01', lot: '1', multiplier: '1', base: 'BTC', quote: 'USDT', margin: 'USDT', contiguousVersions: true } as const;
+  cat.instrument(instrument);
+  const meta = { [VERSION_SUFFIX_KEY]: '1' };
+  cat.row('book_deltas', 'BTCUSDT', [T0, T0, SIDE.BID, 10_000n, 5n, BOOK_FLAG.SNAPSHOT, 1n], meta);
+  cat.row('book_deltas', 'BTCUSDT', [T0, T0, SIDE.ASK, 10_001n, 5n, BOOK_FLAG.SNAPSHOT | BOOK_FLAG.LAST, 1n], meta);
+  cat.row('trades', 'BTCUSDT', [T0 + 1000n * MS, T0 + 1050n * MS, 10_000n, 6n, AGGRESSOR.SELL, 1n]);
+  cat.finish([]);
+  return { dir, inst: simInstrumentOf(instrument) };
+}
+
+describe('the backtest event loop', () => {
+  it('fills a resting bid at the trade\'s exchange time, before the strategy sees the trade at its local time', async () => {
+    const { dir, inst } = catalog();
+    const start = Number(T0 / MS);
+    const clock = new VirtualClock(start);
+    const reports: { r: ExecutionReport; at: number }[] = [];
+    const exchange = new BacktestExchange({ clock, inst, queue: riskAverse, latency: constantLatency(5, 5), onReport: (r) => reports.push({ r, at: clock.now() }) });
+    const seen: { kind: string; at: number }[] = [];
+    // Sent 990 ms in, the bid reaches the exchange at 995, behind the recorded 5: the sell of 6 at 1000 fills one of ours.
+    clock.setTimeout(() => exchange.submit({ clientOrderId: 'b1', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', priceTicks: 10_000, lots: 3 }), 990);
+    await drive({
+      catalog: dir, symbols: ['BTCUSDT'], clock, markets: new Map([['BTCUSDT', { inst, exchange }]]),
+      publish: (ev: BusEvent) => seen.push({ kind: ev.kind, at: clock.now() - start }),
+    });
+    const fill = reports.find((x) => x.r.execType === 'TRADE');
+    expect(fill?.r.lastLots).toBe(1);
+    expect(fill?.r.exchTime).toBe(start + 1000);
+    // Its report comes back after the response latency: still before the trade reaches the bus.
+    expect(fill!.at - start).toBe(1005);
+    expect(seen).toContainEqual({ kind: 'trade', at: 1050 });
+  });
+});

@@ -33,8 +33,8 @@ interface Tracked {
   orderId: string;
   status: ReportOrderStatus;
   executedLots: number;
-  /** Quote transacted so far, in qunits (tick × lot). */
-  cumQunits: number;
+  /** Quote transacted so far, an exact Amount (10^18 scale). */
+  cumQuote: bigint;
   readonly createdTs: number;
   updateTs: number;
 }
@@ -86,11 +86,11 @@ export class ExchangeGateway implements Gateway {
     t.orderId = r.orderId;
     t.status = r.status;
     t.updateTs = now;
+    const m = t.market;
     if (r.execType === 'TRADE') {
       t.executedLots = r.executedLots;
-      t.cumQunits += r.lastPriceTicks * r.lastLots;
+      t.cumQuote += m.inst.quoteAmount(r.lastPriceTicks, r.lastLots);
     }
-    const m = t.market;
     const report = this.reportOf(t);
     this.record.order(report, t.req);
     if (r.execType === 'REJECTED') {
@@ -113,7 +113,7 @@ export class ExchangeGateway implements Gateway {
     this.sink(orderUpdateEvent({
       ts: r.exchTime, recvTs: now, account: 'spot', symbol, clientOrderId: r.clientOrderId, orderId: r.orderId, status: r.status,
       side: t.req.side, type: t.req.type, timeInForce: t.req.timeInForce ?? 'GTC', price: report.price, origQty: report.origQty, executedQty: report.executedQty,
-      cumQuote: m.inst.quoteText(t.cumQunits), lastQty: fillQty, lastPrice: fillPrice, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
+      cumQuote: fmtAmount(t.cumQuote), lastQty: fillQty, lastPrice: fillPrice, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
       maker: r.isMaker, createdTs: t.createdTs, closeOrder: undefined, leverage: undefined,
     }));
     if (r.execType === 'TRADE' || r.execType === 'NEW' || r.status === 'CANCELED' || r.status === 'FILLED') {
@@ -153,7 +153,7 @@ export class ExchangeGateway implements Gateway {
     }
     const now = this.clock.now();
     this.orders.set(req.clientOrderId, {
-      symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQunits: 0, createdTs: now, updateTs: now,
+      symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now,
     });
     const x: OrderRequest = {
       clientOrderId: req.clientOrderId, side: req.side, type: req.type, priceTicks, lots,
@@ -235,7 +235,7 @@ export class ExchangeGateway implements Gateway {
     return {
       account: 'spot', symbol: t.symbol, orderId: t.orderId, clientOrderId: t.req.clientOrderId, status: t.status, side: t.req.side, type: t.req.type,
       price: t.req.price ?? '0', origQty: byQuote ? '0' : t.req.quantity, executedQty: inst.qtyText(t.executedLots),
-      avgPrice: t.executedLots === 0 ? '0' : avgPrice(inst, t.cumQunits, t.executedLots), time: t.updateTs,
+      avgPrice: t.executedLots === 0 ? '0' : avgPrice(inst, t.cumQuote, t.executedLots), time: t.updateTs,
     };
   }
 
@@ -260,8 +260,7 @@ export class ExchangeGateway implements Gateway {
   }
 }
 
-/** Returns the average fill price, exact to the tick's decimals plus the lot's (quote ÷ lots). */
-function avgPrice(inst: SimInstrument, qunits: number, lots: number): string {
-  // Exact where the average is a whole tick (most maker fills); else rounded down to a tick, as displayed prices are.
-  return inst.priceText(Math.floor(qunits / lots));
+/** Returns the average fill price (quote ÷ quantity), rounded down to the instrument's tick as prices are shown. */
+function avgPrice(inst: SimInstrument, quote: bigint, lots: number): string {
+  return inst.priceText(Number(quote / (BigInt(lots) * inst.qunit.amount)));
 }

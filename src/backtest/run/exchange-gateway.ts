@@ -47,10 +47,12 @@ export interface GatewayFill extends FillReport {
 
 /** Code the venue answers for an order it does not know. */
 const UNKNOWN_ORDER = -2013;
-/** Finished orders remembered for queries (the exchange remembers the same number). */
-const KEEP_FINISHED = 10_000;
-/** Fills remembered for tradesSince: far more than one read asks for. */
-const KEEP_FILLS = 10_000;
+/** What the gateway remembers (defaults: 10 000 finished orders, as the exchange; 10 000 fills, far more than one read asks for). */
+export interface GatewayBounds {
+  readonly finishedOrders: number;
+  readonly fills: number;
+}
+const DEFAULT_BOUNDS: GatewayBounds = { finishedOrders: 10_000, fills: 10_000 };
 
 type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void };
 
@@ -70,6 +72,7 @@ export class ExchangeGateway implements Gateway {
     private readonly sink: (ev: BusEvent) => void,
     /** Called with every order as it changes and every fill (the results). */
     private readonly record: { order(o: OrderReport, req: ModelOrderRequest): void; fill(f: GatewayFill): void },
+    private readonly bounds: GatewayBounds = DEFAULT_BOUNDS,
   ) {
     for (const m of markets) this.markets.set(m.inst.symbol, m);
   }
@@ -107,7 +110,7 @@ export class ExchangeGateway implements Gateway {
         fee: r.fee, feeAsset: r.feeAsset, maker: r.isMaker, time: now,
       };
       this.fills.push(fill);
-      if (this.fills.length > 2 * KEEP_FILLS) this.fills.splice(0, this.fills.length - KEEP_FILLS);
+      if (this.fills.length > 2 * this.bounds.fills) this.fills.splice(0, this.fills.length - this.bounds.fills);
       this.record.fill(fill);
     }
     this.sink(orderUpdateEvent({
@@ -218,9 +221,9 @@ export class ExchangeGateway implements Gateway {
     });
   }
 
-  /** Returns every fill still remembered (the latest ones), oldest first. */
-  recentFills(): readonly GatewayFill[] {
-    return this.fills;
+  /** Returns how many orders and fills the gateway remembers. */
+  remembered(): { orders: number; fills: number } {
+    return { orders: this.orders.size, fills: this.fills.length };
   }
 
   private find(ref: OrderLocator): Tracked | undefined {
@@ -256,7 +259,8 @@ export class ExchangeGateway implements Gateway {
   /** Keeps the latest finished orders for queries; older ones are forgotten (bounded). */
   private retire(id: string): void {
     this.finished.push(id);
-    if (this.finished.length > 2 * KEEP_FINISHED) for (const old of this.finished.splice(0, this.finished.length - KEEP_FINISHED)) this.orders.delete(old);
+    const keep = this.bounds.finishedOrders;
+    if (this.finished.length > 2 * keep) for (const old of this.finished.splice(0, this.finished.length - keep)) this.orders.delete(old);
   }
 }
 

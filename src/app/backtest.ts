@@ -101,10 +101,11 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   exec.on((ev) => {
     if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
   });
+  const history = catalogHistory(catalogDir, clock, replayed);
   const host = new StrategyHost({
     bus, clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
-    history: catalogHistory(catalogDir, clock, replayed),
+    history,
     portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
@@ -129,12 +130,13 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   let events = 0;
   let stats: ReplayStats;
   o.onStart?.(range);
-  await advanceClock(clock, clock.now());
+  await advanceClock(clock, clock.now(), history.busy);
   await exec.start();
   await host.start();
   try {
     stats = await drive({
       catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock, publish: sink,
+      busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
       onEvent: (n) => {
@@ -145,9 +147,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     // The end of the data: strategies stop, open orders are cancelled, the last reports and fills come in.
     await host.stop();
     if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-    await advanceClock(clock, clock.now() + 10_000);
+    await advanceClock(clock, clock.now() + 10_000, history.busy);
     const fillsRead = exec.syncFills();
-    await advanceClock(clock, clock.now() + 1_000);
+    await advanceClock(clock, clock.now() + 1_000, history.busy);
     await fillsRead;
     sample();
   } finally {

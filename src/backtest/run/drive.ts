@@ -35,15 +35,27 @@ export interface DriveOptions {
   readonly onEvent?: (events: number) => void;
   /** Publish the whole book after every diff too (what a strategy asking for book snapshots gets live). */
   readonly snapshotEveryUpdate?: boolean;
+  /** Reads in flight that time must wait for (the history's). */
+  readonly busy?: Busy;
   /** Events held between the replay and the clock before the replay waits (default 4096). */
   readonly window?: number;
 }
 
-/** Promise turns given to the bot after each instant (its continuations: executor answers, strategy reactions). */
-const SETTLE_TURNS = 12;
+/** Work started inside the simulation that finishes outside it (ctx.history's file reads): time waits for it. */
+export type Busy = () => Promise<unknown> | undefined;
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < SETTLE_TURNS; i++) await Promise.resolve();
+/**
+ * Lets the bot finish what an instant started before time moves on: every promise continuation
+ * (one macrotask turn drains them all, however long the chain), then any reads in flight. Nothing
+ * depends on how fast the machine is: time only moves when the bot has nothing left to do now.
+ */
+async function settle(busy?: Busy): Promise<void> {
+  for (;;) {
+    await new Promise<void>((r) => setImmediate(r));
+    const p = busy?.();
+    if (p === undefined) return;
+    await p;
+  }
 }
 
 /**
@@ -80,7 +92,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
         delivered++;
         o.onEvent?.(delivered);
       }
-      await settle();
+      await settle(o.busy);
     }
     clock.advanceToSync(t);
     if (outHead > 4096) {
@@ -190,14 +202,14 @@ function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[], ti
 }
 
 /** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */
-export async function advanceClock(clock: VirtualClock, t: number): Promise<void> {
-  await settle();
+export async function advanceClock(clock: VirtualClock, t: number, busy?: Busy): Promise<void> {
+  await settle(busy);
   for (;;) {
     const next = clock.nextAt();
     if (next === undefined || next > t) break;
     clock.advanceToSync(next);
-    await settle();
+    await settle(busy);
   }
   clock.advanceToSync(t);
-  await settle();
+  await settle(busy);
 }

@@ -65,6 +65,8 @@ export class ExchangeGateway implements Gateway {
   private readonly cancelling = new Map<string, Waiter[]>();
   private readonly fills: GatewayFill[] = [];
   private nextTradeId = 1;
+  /** The balance last reported per asset and market (two per traded symbol). */
+  private readonly lastBalance = new Map<string, { free: bigint; locked: bigint }>();
 
   constructor(
     private readonly clock: VirtualClock,
@@ -119,11 +121,14 @@ export class ExchangeGateway implements Gateway {
       cumQuote: fmtAmount(t.cumQuote), lastQty: fillQty, lastPrice: fillPrice, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
       maker: r.isMaker, createdTs: t.createdTs, closeOrder: undefined, leverage: undefined,
     }));
-    if (r.execType === 'TRADE' || r.execType === 'NEW' || r.status === 'CANCELED' || r.status === 'FILLED') {
-      for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
-        const b = m.account.balance(asset);
-        this.sink(balanceUpdateEvent({ ts: r.exchTime, recvTs: now, account: 'spot', asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
-      }
+    // As the venue's account events: the balances this report's operation changed, one event per asset.
+    for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
+      const b = m.account.balance(asset);
+      const key = `${asset} ${m.inst.symbol}`;
+      const last = this.lastBalance.get(key);
+      if (last !== undefined && last.free === b.free && last.locked === b.locked) continue;
+      this.lastBalance.set(key, b);
+      this.sink(balanceUpdateEvent({ ts: r.exchTime, recvTs: now, account: 'spot', asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
     }
     const w = this.placing.get(r.clientOrderId);
     if (w) {

@@ -9,8 +9,23 @@ import type { HistoryApi } from '../../strategy/index.ts';
 const MAX_KLINES = 5000;
 const MAX_TRADES = 1000;
 
+/** The history API of a backtest, and the reads it has in flight (the event loop waits for them: a read takes no simulated time). */
+export interface CatalogHistory extends HistoryApi {
+  /** Resolves when the reads in flight are done; undefined when there are none. */
+  busy(): Promise<unknown> | undefined;
+}
+
 /** Returns the history API over a catalog; every answer ends strictly before the clock's now. */
-export function catalogHistory(catalog: string, clock: Clock, symbols: readonly string[]): HistoryApi {
+export function catalogHistory(catalog: string, clock: Clock, symbols: readonly string[]): CatalogHistory {
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    const done = (): void => {
+      inFlight.delete(p);
+    };
+    p.then(done, done);
+    return p;
+  };
   const known = (symbol: string): void => {
     if (!symbols.includes(symbol)) throw new ConfigError('history.symbol', `unknown symbol ${symbol}`);
   };
@@ -20,7 +35,7 @@ export function catalogHistory(catalog: string, clock: Clock, symbols: readonly 
   /** Up to `n` of the latest items `pick` takes from the replay of `table` before now (a bounded window). */
   const latest = async <T>(symbol: string, table: 'klines' | 'trades', n: number, pick: (ev: Parameters<Parameters<typeof replay>[0]['sink']>[0]) => T | undefined): Promise<T[]> => {
     const out: T[] = [];
-    await replay({
+    await track(replay({
       catalog, symbols: [symbol], tables: [table], to: BigInt(clock.now()) * 1_000_000n,
       sink: (ev) => {
         const v = pick(ev);
@@ -28,10 +43,11 @@ export function catalogHistory(catalog: string, clock: Clock, symbols: readonly 
         out.push(v);
         if (out.length > 2 * n) out.splice(0, out.length - n);
       },
-    });
+    }));
     return out.slice(-n);
   };
   return {
+    busy: () => (inFlight.size === 0 ? undefined : Promise.allSettled([...inFlight])),
     async klines(symbol, interval, n) {
       known(symbol);
       count(n, MAX_KLINES);

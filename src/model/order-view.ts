@@ -1,4 +1,5 @@
-/** What a strategy sees of its own orders and fills: one order shape and one fill shape, written only by the executor's order feed. */
+/** What a strategy sees of its own orders, fills and book: one order shape and one fill shape, written only by the executor's order feed, and the book kept from those fills. */
+import type { PositionSide } from './enums.ts';
 import type { AccountKind, ReportSide } from './events.ts';
 
 /**
@@ -68,6 +69,48 @@ export interface OrderView {
   readonly lastFill: OrderFill | undefined;
   /** Local clock time of the change. */
   readonly ts: number;
+}
+
+/** One side of a strategy's position. */
+export interface BookSide {
+  readonly side: PositionSide;
+  readonly qty: string;
+  readonly avgPrice: string;
+}
+
+/** A strategy's book of one symbol. */
+export interface SymbolBook {
+  readonly symbol: string;
+  /** Net quantity: spot base (+ held, − sold short), contracts long − short. */
+  readonly net: string;
+  /** Spot: one side (LONG when holding); contracts: each side held. */
+  readonly sides: readonly BookSide[];
+  /** The asset PnL, fees and funding are counted in (spot quote asset, contract margin token). */
+  readonly asset: string;
+  /** Realized PnL of closed quantity, before fees. */
+  readonly realizedGross: string;
+  /** Fees of this symbol's fills, valued in `asset`. */
+  readonly fees: string;
+  /** Funding paid (−) or received (+); not attributed to strategies yet, so 0. */
+  readonly funding: string;
+  /** realizedGross − fees + funding. */
+  readonly realized: string;
+  /** At the mark (contracts) or last price (spot); undefined while there is no price. */
+  readonly unrealized: string | undefined;
+}
+
+/** A strategy's PnL in its accounting asset. */
+export interface BookPnl {
+  readonly asset: string;
+  readonly realizedGross: string;
+  readonly fees: string;
+  readonly funding: string;
+  readonly realized: string;
+  readonly unrealized: string;
+  /** realized + unrealized. */
+  readonly net: string;
+  /** Assets that could not be converted (no price linking them yet): left out of the sums. */
+  readonly unconverted: readonly string[];
 }
 
 /** Returns true for FILLED, CANCELED and REJECTED. */

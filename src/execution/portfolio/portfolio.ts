@@ -119,6 +119,11 @@ export class Portfolio {
     this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark });
   }
 
+  /** Returns the last and mark price known of a symbol. */
+  price(symbol: string): SymbolPrices | undefined {
+    return this.prices.get(symbol);
+  }
+
   /** Returns balances, positions, inventory and PnL. */
   view(): PortfolioView {
     const s = this.state;

@@ -64,6 +64,16 @@ const reconcileOptions = z.strictObject({
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
 });
 
+const feeRates = z.strictObject({
+  maker: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"'),
+  taker: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"'),
+});
+
+const feeOptions = z.strictObject({
+  spot: feeRates.optional().describe('spot maker and taker fee rates'),
+  contract: feeRates.optional().describe('contract maker and taker fee rates'),
+}).describe('the venue\'s fee rates strategies read (ctx.fees); `venue: embedded` takes the simulated venue\'s own when absent');
+
 /** The whole run config. */
 export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
@@ -74,6 +84,9 @@ export const runConfigSchema = z.strictObject({
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
+  fees: feeOptions.prefault({}),
+  onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
+    .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

@@ -22,7 +22,7 @@ import type { LoadedConfig } from './config.ts';
 import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './embedded.ts';
 import { formatStatus } from './status.ts';
 import { followPrices, seedPrices } from './prices.ts';
-import { makeSubmit } from './submit.ts';
+import { feedSource, makeSubmit } from './submit.ts';
 import { statusLines, strategyView } from './views.ts';
 
 /** How a caller (the CLI or a test) runs a config. */
@@ -87,6 +87,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
     });
     late.executor = exec;
+    const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
@@ -94,7 +95,12 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const host = new StrategyHost({
       bus, clock, log, instruments, runTag,
       submit: makeSubmit(exec),
-      portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, symbolsOf(id)),
+      portfolio: (id) => strategyView(views, id, symbolsOf(id)),
+      orders: feedSource(exec),
+      fees: (symbol) => {
+        const kind = instruments.get(symbol)?.kind === 'spot' ? 'spot' : 'contract';
+        return cfg.fees[kind] ?? embedded?.fees[kind];
+      },
     });
     const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
     cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params` }));
@@ -110,7 +116,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     subscribeMarket(market, cfg.strategies.flatMap((s) => s.symbols), instruments);
     await host.start();
 
-    const status = (): string => formatStatus(statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf));
+    const status = (): string => formatStatus(statusLines(views, host.status(), symbolsOf));
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });

@@ -81,13 +81,16 @@ export class OrderFeed {
     return e === undefined ? undefined : e.view ?? this.viewOf(e, undefined);
   }
 
-  /** Returns a strategy's working orders (sent and not finished), on one symbol or all. */
-  open(strategyId: string, symbol?: string): readonly OrderView[] {
+  /**
+   * Returns a strategy's orders not finished, on one symbol or all: those the venue acknowledged, and
+   * with `pending` also those not answered yet or of unknown outcome (they may be working).
+   */
+  open(strategyId: string, symbol?: string, pending = false): readonly OrderView[] {
     const out: OrderView[] = [];
     for (const id of this.byStrategy.get(strategyId) ?? []) {
       const e = this.live.get(id);
       if (e === undefined || (symbol !== undefined && e.local.symbol !== symbol)) continue;
-      if (e.local.phase === 'PENDING_NEW' || e.local.phase === 'UNKNOWN') continue;
+      if (!pending && (e.local.phase === 'PENDING_NEW' || e.local.phase === 'UNKNOWN')) continue;
       out.push(e.view ?? this.viewOf(e, undefined));
     }
     return out;

@@ -7,7 +7,7 @@ import { toTicks, type OpenOrderView } from '../../src/strategy/index.ts';
 export type Levels = readonly (readonly [string, string])[];
 
 /** Returns our own resting quantity per price (in ticks): what the book shows of us and must be left out. */
-export function ownByTicks(inst: Instrument, open: readonly OpenOrderView[]): Map<number, Decimal> {
+export function ownByTicks(inst: Instrument, open: readonly Pick<OpenOrderView, 'symbol' | 'price' | 'origQty' | 'executedQty'>[]): Map<number, Decimal> {
   const own = new Map<number, Decimal>();
   for (const o of open) {
     if (o.symbol !== inst.symbol) continue;
@@ -61,6 +61,17 @@ export function skewTicks(held: string, target: string, quantity: string, perQua
   // A signal, not an amount: a float is fine here and never reaches an order.
   const skew = Math.round(excess.toNumber() * perQuantity);
   return Math.max(-max, Math.min(max, skew)) || 0;
+}
+
+/**
+ * Returns the least half-spread, in whole ticks, that is at least the maker fee of a price: ceil(price ×
+ * fee ÷ tick) at `ticks` (0 without a price or a fee).
+ */
+export function feeHalfSpreadTicks(ticks: number | undefined, makerFee: string): number {
+  if (ticks === undefined) return 0;
+  const fee = new Decimal(makerFee);
+  if (fee.lte(0)) return 0;
+  return new Decimal(ticks).mul(fee).ceil().toNumber();
 }
 
 /** A quote we have sent: its clientOrderId, its price in ticks and the skew it was priced with. */

@@ -92,7 +92,7 @@ describe('market maker on the simulated venue', () => {
       off();
       expect(placed()).toBe(rate.perMinute);
       expect(lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
-      expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC pnl=/);
+      expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC gross=[+-]?[\d.]+ fees=[\d.]+ net=[+-]?[\d.]+ USDT$/);
     } finally {
       await app.stop('test over');
     }

@@ -1,6 +1,7 @@
 /**
  * Each strategy's own book, kept from its own fills only (the order feed's, once each, in the order
- * they were delivered): per symbol the net position (spot: base bought less sold by this strategy;
+ * they were delivered): per symbol the net position (spot: base bought less sold and less fees paid in
+ * the base asset, which are charged to realized PnL at the fill price, by this strategy;
  * contracts: long and short sides), average entry, realized PnL before fees, fees, funding, and
  * unrealized PnL at the current mark (contracts) or last price (spot). Amounts are exact inside and
  * rounded at the edge: quantities to the step, prices to the tick, PnL to the instrument's margin
@@ -20,6 +21,8 @@ export interface PriceSource {
 interface Book {
   state: AccountState;
   readonly fees: Map<string, Decimal>;
+  /** Spot fees paid in the base asset, by symbol. */
+  readonly baseFees: Map<string, Decimal>;
   fills: number;
 }
 
@@ -45,12 +48,15 @@ export class StrategyBooks {
     const inst = this.instruments.get(f.symbol);
     if (inst === undefined) return;
     let b = this.books.get(f.strategyId);
-    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), fills: 0 }));
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), baseFees: new Map(), fills: 0 }));
     const report: FillReport = {
       account: f.account, symbol: f.symbol, tradeId: f.tradeId, orderId: f.orderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee,
       feeAsset: f.feeAsset, maker: f.maker, time: f.time,
     };
     b.state = foldFills(b.state, [report], this.instruments).state;
+    // A spot fee paid in the base asset leaves less held; the fold charged its value to realized PnL at the fill price and
+    // keeps the average over the quantities traded, so the average does not depend on the order fills arrived in.
+    if (inst.kind === 'spot' && f.feeAsset === inst.baseAsset) b.baseFees.set(f.symbol, (b.baseFees.get(f.symbol) ?? new Decimal(0)).plus(f.fee));
     b.fees.set(f.symbol, (b.fees.get(f.symbol) ?? new Decimal(0)).plus(feeValue(f, inst)));
     b.fills += 1;
   }
@@ -75,7 +81,7 @@ export class StrategyBooks {
     };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = new Decimal(inv?.qty ?? '0');
+      const q = new Decimal(inv?.qty ?? '0').minus(b?.baseFees.get(symbol) ?? 0);
       if (inv !== undefined) addSide(q.isNegative() ? 'SHORT' : 'LONG', q.abs(), inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {

@@ -4,6 +4,12 @@ import { Decimal } from '../../src/core/fixed.ts';
 import { isFinalStatus, type FillReport, type OrderFill, type OrderView, type OrderViewStatus } from '../../src/model/index.ts';
 import { UserStreamClient } from '../../src/venue/index.ts';
 import { compareIds } from '../../src/execution/index.ts';
+import { z } from 'zod';
+import { feedSource, makeSubmit } from '../../src/app/submit.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { instrumentsOf } from '../../src/model/index.ts';
+import { defineStrategy, StrategyHost, type StrategyContext } from '../../src/strategy/index.ts';
+import { EMPTY_PORTFOLIO } from '../strategy/helpers.ts';
 import { setFaults, startRig, until, type Rig } from './helpers.ts';
 
 let r: Rig | undefined;
@@ -166,4 +172,44 @@ describe('strategies\' order changes and fills against the simulated venue with 
     }
     expect(x.ex.books.symbol('sa', 'BTCUSDT').net).not.toBe(x.ex.books.symbol('sb', 'BTCUSDT').net);
   }, 120_000);
+});
+
+describe('every order a strategy placed ends in a terminal event it receives', () => {
+  it('an order refused before the venue saw it (orderErrorBefore), one refused by the venue, and one never sent after a 429 each reach onOrder as REJECTED, and the strategy goes on trading', async () => {
+    r = await startRig({}, { settle: { windowMs: 1_000, checks: 2, everyMs: 500 } });
+    const x = r;
+    const got: string[] = [];
+    let ctx!: StrategyContext;
+    const host = new StrategyHost({
+      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
+      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
+    });
+    host.add({
+      id: 'tf', symbols: ['BTCUSDT'], params: {},
+      definition: defineStrategy({
+        manifest: { name: 'probe', apiVersion: '1.0', params: z.strictObject({}) },
+        create: (c) => {
+          ctx = c;
+          return { onOrder: (v) => { got.push(`${v.clientOrderId} ${v.status}${v.outcome === 'placed' ? '' : ` ${v.outcome}`}`); } };
+        },
+      }),
+    });
+    await host.start();
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
+    await setFaults(x.t, { orderErrorBefore: { count: 1 } });
+    const first = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
+    expect(await until(x, () => got.some((g) => g.startsWith(first)), 30_000)).toBe(true);
+    // A post-only buy at the best ask would take: the venue refuses it.
+    const refused = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT_MAKER', price: '30000', quantity: '0.001' });
+    expect(await until(x, () => got.some((g) => g.startsWith(refused)), 30_000)).toBe(true);
+    await setFaults(x.t, { rateLimitStorm: { count: 1 } });
+    const limited = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
+    expect(await until(x, () => got.some((g) => g.startsWith(limited)), 30_000)).toBe(true);
+    await setFaults(x.t, {});
+    const after = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
+    expect(await until(x, () => got.some((g) => g.startsWith(after)), 30_000)).toBe(true);
+    expect(got).toEqual([`${first} REJECTED not-placed`, `${refused} REJECTED rejected`, `${limited} REJECTED not-placed`, `${after} NEW`]);
+    expect(ctx.orders.get(first)?.reason).toMatch(/never placed/);
+    await host.stop();
+  }, 60_000);
 });

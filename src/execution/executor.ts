@@ -333,7 +333,11 @@ export class OrderExecutor {
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
     if (intent.kind === 'replace' && this.notOwner(intent.replaces, intent.strategyId, id)) return id;
-    const snapshot = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    const base = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    // A spot close sells only what the strategy's own fills hold.
+    const snapshot = intent.kind === 'closePosition'
+      ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: this.books.symbol(intent.strategyId, intent.symbol).net } } }
+      : base;
     const r = this.o.gate.check(intent, snapshot);
     if (!r.ok) {
       this.store.emit({ type: 'denied', clientOrderId: id, strategyId: intent.strategyId, denial: r.denial, text: renderDenial(r.denial) });

@@ -35,6 +35,7 @@ export const riskConfigSchema = z.strictObject({
   symbols: z.record(z.string(), symbolLimits).optional(),
   strategy: strategyLimits.optional(),
   strategies: z.record(z.string(), strategyLimits).optional(),
+  closeDistancePct: positiveDecimal.refine((s) => dec(s).lt(100), 'must be below 100').optional(),
 });
 
 // A compile-time check that the schema's output is a RiskConfig.

@@ -5,6 +5,7 @@
  * gate, sends them, and reconciles; a status line is logged on the clock. `stop` ends it gracefully.
  */
 import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import { ClientOrderIds } from '../core/ids.ts';
 import { EventBus } from '../bus/index.ts';
@@ -49,6 +50,8 @@ export interface RunningApp {
   readonly embedded: EmbeddedVenue | undefined;
   /** Resolves when the run has stopped. */
   readonly done: Promise<void>;
+  /** The exit code the run ends with: 1 when a strategy failed (unless `onStrategyFailure: continue`), else 0. */
+  exitCode(): number;
   /** Returns the current status line. */
   status(): string;
   /** Stops strategies, cancels open orders when configured, waits for the executor and closes every link. */
@@ -78,6 +81,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const rest = new VenueRestClient({ baseUrl: endpoint.rest, apiKey: endpoint.apiKey, secret: endpoint.secret, clock, logger: log.child({ component: 'rest' }) });
     const gateway = new RestGateway(rest, () => clock.now());
     const instruments = instrumentsOf(await gateway.exchangeInfo());
+    checkSymbols(cfg, instruments);
     const gate = new RiskGate({ instruments, config: cfg.risk });
     // The portfolio attributes fills to strategies through the executor's orders, built just after it.
     const late: { executor?: OrderExecutor } = {};
@@ -92,8 +96,15 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
     const user = new UserStreamClient({ rest, wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'user' }) });
+    const failed: string[] = [];
+    const lifecycle: { stop?: (reason: string) => Promise<void> } = {};
     const host = new StrategyHost({
       bus, clock, log, instruments, runTag,
+      onFailed: (id) => {
+        failed.push(id);
+        // With no strategy left running the run has nothing to do: it stops (at once, or as soon as it can once started).
+        if (!host.status().some((st) => st.state === 'running' || st.state === 'created')) void lifecycle.stop?.(`strategy ${id} failed and none is left running`);
+      },
       submit: makeSubmit(exec),
       portfolio: (id) => strategyView(views, id, symbolsOf(id)),
       orders: feedSource(exec),
@@ -135,11 +146,25 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       })();
       return stopping;
     };
+    lifecycle.stop = stop;
     log.info({ venue: embedded ? `embedded ${endpoint.rest}` : endpoint.rest, strategies: cfg.strategies.map((s) => s.id) }, 'running');
-    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, stop };
+    if (!host.status().some((st) => st.state === 'running')) void stop(`strategies failed at start: ${failed.join(', ')}`);
+    const exitCode = (): number => (failed.length > 0 && cfg.onStrategyFailure !== 'continue' ? 1 : 0);
+    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, stop, exitCode };
   } catch (e) {
     for (const close of closers.splice(0)) await close();
     throw e;
+  }
+}
+
+/** Throws a ConfigError (exit 2) naming the key of the first symbol the venue does not list, and the valid symbols. */
+export function checkSymbols(cfg: LoadedConfig['config'], instruments: ReadonlyMap<string, Instrument>): void {
+  const valid = (): string => [...instruments.keys()].sort().join(', ');
+  cfg.strategies.forEach((s, i) => s.symbols.forEach((symbol, j) => {
+    if (!instruments.has(symbol)) throw new ConfigError(`strategies[${i}].symbols[${j}]`, `unknown symbol ${symbol}; the venue lists: ${valid()}`);
+  }));
+  for (const symbol of Object.keys(cfg.risk.symbols ?? {})) {
+    if (!instruments.has(symbol)) throw new ConfigError(`risk.symbols.${symbol}`, `unknown symbol ${symbol}; the venue lists: ${valid()}`);
   }
 }
 

@@ -36,6 +36,8 @@ export interface StrategyHostOptions {
   readonly portfolio: (strategyId: string) => PortfolioView;
   /** The executor's order feed: each strategy's onOrder, onFill and ctx.orders.get read it (none: no order events). */
   readonly orders?: OrderSource;
+  /** Told when a strategy fails (after it was stopped and its orders cancelled). */
+  readonly onFailed?: (id: string, error: string) => void;
   /** The venue's fee rates of a symbol (ctx.fees). */
   readonly fees?: (symbol: string) => FeeRates | undefined;
   /** Run tag in clientOrderIds (1-12 letters or digits): unique per run so ids never repeat across restarts. */
@@ -272,6 +274,7 @@ export class StrategyHost {
     } catch (e) {
       inst.log.error({ err: e }, 'strategy stop handler threw');
     }
+    this.o.onFailed?.(inst.spec.id, inst.error);
   }
 
   private detach(inst: Instance): void {

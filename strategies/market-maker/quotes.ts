@@ -1,7 +1,7 @@
 /** The market maker's pure parts: the book without its own orders, quote targets, when a quote is worth moving, and its own order-rate budget. */
 import { Decimal } from '../../src/core/fixed.ts';
 import type { Instrument } from '../../src/model/index.ts';
-import { toTicks, type OpenOrderView } from '../../src/strategy/index.ts';
+import { SlidingWindow, toTicks, type OpenOrderView } from '../../src/strategy/index.ts';
 
 /** A book side as the depth events carry it: [price, quantity] strings, best first. */
 export type Levels = readonly (readonly [string, string])[];
@@ -98,32 +98,29 @@ export function needsQuote(q: Quote | undefined, want: number, skew: number, req
  * denied. Cancels are free; a place or a replace takes one.
  */
 export class OrderBudget {
-  private readonly times: number[] = [];
+  private readonly second: SlidingWindow;
+  private readonly minute: SlidingWindow;
   private pausedUntil = 0;
 
-  constructor(private readonly perSecond: number, private readonly perMinute: number) {}
+  constructor(perSecond: number, perMinute: number) {
+    this.second = new SlidingWindow(1_000, perSecond);
+    this.minute = new SlidingWindow(60_000, perMinute);
+  }
 
   /** Returns how many orders may be sent at `now`. */
   room(now: number): number {
     if (now < this.pausedUntil) return 0;
-    while (this.times.length > 0 && this.times[0]! <= now - 60_000) this.times.shift();
-    const inSecond = this.times.length - this.firstAfter(now - 1_000);
-    return Math.max(0, Math.min(this.perSecond - inSecond, this.perMinute - this.times.length));
+    return Math.max(0, Math.min(this.second.limit - this.second.count(now), this.minute.limit - this.minute.count(now)));
   }
 
   /** Records one order sent at `now`. */
   take(now: number): void {
-    this.times.push(now);
+    this.second.charge(1, now);
+    this.minute.charge(1, now);
   }
 
   /** Sends nothing until `until` (after the gate refused for rate all the same). */
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
-  }
-
-  private firstAfter(t: number): number {
-    let i = this.times.length;
-    while (i > 0 && this.times[i - 1]! > t) i--;
-    return i;
   }
 }

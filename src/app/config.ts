@@ -64,9 +64,10 @@ const reconcileOptions = z.strictObject({
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
 });
 
+const feeRate = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"');
 const feeRates = z.strictObject({
-  maker: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"'),
-  taker: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"'),
+  maker: feeRate.describe('maker fee, a fraction of the traded value'),
+  taker: feeRate.describe('taker fee, a fraction of the traded value'),
 });
 
 const feeOptions = z.strictObject({

@@ -20,6 +20,8 @@ const duration = z
   .refine((s) => parseDuration(s) !== undefined && parseDuration(s)! > 0, 'must be a duration such as "500ms", "30s", "5m" or "1h"')
   .transform((s) => parseDuration(s)!);
 
+const count = (): z.ZodNumber => z.number().int('must be a whole number').positive('must be at least 1');
+
 const httpUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL');
 const wsUrl = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL');
 
@@ -59,6 +61,11 @@ const stopOptions = z.strictObject({
   timeout: duration.prefault('10s').describe('longest wait for cancels and the final reconciliation'),
 });
 
+const orderHistoryOptions = z.strictObject({
+  maxOrders: count().default(10_000).describe('most finished orders kept readable (ctx.orders.get); older ones are forgotten'),
+  maxAge: duration.prefault('1h').describe('finished orders older than this are forgotten'),
+});
+
 const reconcileOptions = z.strictObject({
   every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
@@ -86,6 +93,7 @@ export const runConfigSchema = z.strictObject({
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
   fees: feeOptions.prefault({}),
+  orderHistory: orderHistoryOptions.prefault({}).describe('finished orders leave the executor\'s working set at once and stay readable within these bounds'),
   onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
     .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
 });

@@ -89,6 +89,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const exec = new OrderExecutor({
       gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', runTag), logger: log.child({ component: 'executor' }),
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+      history: { maxOrders: cfg.orderHistory.maxOrders, maxAgeMs: cfg.orderHistory.maxAge },
     });
     late.executor = exec;
     const views = { portfolio, feed: exec.feed, books: exec.books, instruments };

@@ -295,6 +295,17 @@ export class OrderExecutor {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Returns the size of everything the executor holds that could grow with traffic or time (each has a bound). */
+  footprint(): Record<string, number> {
+    const store = this.store.size();
+    const feed = this.feed.size();
+    return {
+      ordersLive: store.live, ordersFinished: store.finished, feedLive: feed.live, feedFinished: feed.finished, queued: this.queue.length,
+      inFlight: this.inFlight.size, sentAt: this.sentAt.size, misses: this.misses.size, retries: this.retries.size, foreign: this.foreign.size,
+      tradeIds: this.reconciler.fills().seen.size, pendingFills: this.o.portfolio.pendingFills(),
+    };
+  }
+
   /** Returns how many commands wait in the queue. */
   queued(): number {
     return this.queue.length;

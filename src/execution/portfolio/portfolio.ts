@@ -143,6 +143,11 @@ export class Portfolio {
     this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark });
   }
 
+  /** Returns how many fills are counted above the last snapshot (adopting a snapshot folds them in). */
+  pendingFills(): number {
+    return this.pending.length;
+  }
+
   /** Returns the last and mark price known of a symbol. */
   price(symbol: string): SymbolPrices | undefined {
     return this.prices.get(symbol);

@@ -51,7 +51,7 @@ describe('bhtrade run: config errors exit 2 naming the bad key', () => {
 });
 
 describe('npm start', () => {
-  it('trades on the embedded venue (a fill within the run), prints status lines and exits 0 by itself with --duration', async () => {
+  it('quotes on the embedded venue, prints status lines and exits 0 by itself with --duration', async () => {
     const child = spawn('npm', ['start', '--silent', '--', '--duration', '8s'], { cwd: ROOT, env });
     let out = '';
     child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
@@ -62,11 +62,9 @@ describe('npm start', () => {
     expect(status.length).toBeGreaterThanOrEqual(2);
     expect(lines.some((l) => l.msg === 'running')).toBe(true);
     expect(lines.at(-1)?.msg).toBe('stopped');
-    expect(status.at(-1)?.msg).toMatch(/^status mm\[stopped\] orders=0 pos=[+-]?[\d.]+ BTC pnl=/);
-    // The venue's noise takers reach the maker's quotes within seconds: at least one fill, and it shows in the position or the PnL.
-    const fills = lines.filter((l) => l.msg === 'quote filled');
-    expect(fills.length, out).toBeGreaterThan(0);
-    expect(status.some((l) => !/ pos=0 BTC pnl=0$/.test(l.msg)), status.map((l) => l.msg).join('\n')).toBe(true);
+    expect(status.at(-1)?.msg).toMatch(/^status mm\[stopped\] orders=0 pos=[+-]?[\d.]+ BTC gross=[+-]?[\d.]+ fees=[\d.]+ net=[+-]?[\d.]+ USDT$/);
+    // It quotes: orders rest on the venue while it runs (each side at least the venue's 0.1% maker fee from the mid, so fills wait for the market to move that far).
+    expect(status.some((l) => /orders=[12] /.test(l.msg)), status.map((l) => l.msg).join('\n')).toBe(true);
     // It re-quotes within its budget: no denial from the risk gate.
     expect(lines.filter((l) => l.msg.startsWith('denied'))).toEqual([]);
   }, 60_000);

@@ -1,8 +1,5 @@
 // market-maker: quotes one bid and one ask around the others' mid of a spot book, at least the venue's maker fee from the mid on each side, skewed against its own position so it leans back toward its target.
-import { z } from 'zod';
-import { Decimal } from '../src/core/fixed.ts';
-import type { DepthSnapshotEvent } from '../src/model/index.ts';
-import { defineStrategy, fromTicks } from '../src/strategy/index.ts';
+import { Decimal, defineStrategy, fromTicks, z, type DepthSnapshotEvent } from 'bhtrade';
 import { feeHalfSpreadTicks, needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');

@@ -125,6 +125,22 @@ export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
   };
 }
 
+/** The sizes footprint() reports. */
+export interface ExecutorFootprint {
+  readonly ordersLive: number;
+  readonly ordersFinished: number;
+  readonly feedLive: number;
+  readonly feedFinished: number;
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly sentAt: number;
+  readonly misses: number;
+  readonly retries: number;
+  readonly foreign: number;
+  readonly tradeIds: number;
+  readonly pendingFills: number;
+}
+
 /** The order executor; see the module comment. */
 export class OrderExecutor {
   readonly store: OrderStore;
@@ -296,7 +312,7 @@ export class OrderExecutor {
   }
 
   /** Returns the size of everything the executor holds that could grow with traffic or time (each has a bound). */
-  footprint(): Record<string, number> {
+  footprint(): ExecutorFootprint {
     const store = this.store.size();
     const feed = this.feed.size();
     return {

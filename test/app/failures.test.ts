@@ -5,14 +5,14 @@ import { parseRunConfig, type RunConfigInput } from '../../src/app/config.ts';
 import { startApp } from '../../src/app/run.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/core/errors.ts';
-import { fastVenue, keptLogger, ROOT } from './scenario.ts';
+import { keptLogger, quietVenue, ROOT } from './scenario.ts';
 
 const FIXTURES = join(ROOT, 'test/app/fixtures');
 
 async function start(extra: Partial<RunConfigInput>, clock?: VirtualClock) {
   const { log } = keptLogger();
   const config = parseRunConfig({ venue: 'embedded', embedded: { config: '../../../config/venue.yaml' }, reconcile: { every: '1h' }, status: { every: '1h' }, ...extra });
-  return startApp({ config, baseDir: FIXTURES }, { log, venueConfig: { ...fastVenue(), agents: [] }, ...(clock === undefined ? {} : { clock }) });
+  return startApp({ config, baseDir: FIXTURES }, { log, venueConfig: quietVenue(), ...(clock === undefined ? {} : { clock }) });
 }
 
 describe('a strategy that fails', () => {

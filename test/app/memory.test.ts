@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../src/app/config.ts';
 import { startApp } from '../../src/app/run.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
-import { fastVenue, keptLogger, ROOT } from './scenario.ts';
+import type { ExecutorFootprint } from '../../src/execution/index.ts';
+import { loadVenueConfig, type VenueConfig } from '../../src/sim/server/config.ts';
+import { keptLogger, ROOT } from './scenario.ts';
+
+/** config/venue.yaml with its market agents on (a market that moves and trades), acting a little faster. */
+function tradingVenue(): VenueConfig {
+  const c = loadVenueConfig(join(ROOT, 'config/venue.yaml'));
+  return { ...c, agents: c.agents.map((a) => ({ ...a, everyMs: a.kind === 'maker' ? 300 : 250 })) };
+}
 
 describe('market maker over 10 minutes of virtual time', () => {
   it('keeps what the executor holds flat: finished orders within orderHistory, fills folded at each reconciliation', async () => {
@@ -17,8 +25,8 @@ describe('market maker over 10 minutes of virtual time', () => {
       orderHistory: { maxOrders: 100, maxAge: '2m' },
       reconcile: { every: '30s' }, status: { every: '1h' }, log: { level: 'warn' },
     });
-    const app = await startApp({ config, baseDir: join(ROOT, 'config') }, { log, clock, venueConfig: fastVenue() });
-    const samples: Record<string, number>[] = [];
+    const app = await startApp({ config, baseDir: join(ROOT, 'config') }, { log, clock, venueConfig: tradingVenue() });
+    const samples: ExecutorFootprint[] = [];
     try {
       const start = clock.now();
       for (let minute = 1; minute <= 10; minute++) {

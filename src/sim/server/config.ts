@@ -128,6 +128,10 @@ const serverSchema = z.strictObject({
   /** How often the state is written while running (it is also written on stop). */
   stateEveryMs: z.number().int().min(100).default(10_000),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
+  /** The largest recvWindow a signed request may ask for (-1130 above it). */
+  maxRecvWindowMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  /** How many signatures of signed writes are remembered to refuse replays (-1003 when all are live). */
+  replayMemory: z.number().int().min(100).max(10_000_000).default(100_000),
   depthPushMs: z.strictObject({
     spotDepth: z.number().int().min(10).default(300),
     spotMergedDepth: z.number().int().min(10).default(300),

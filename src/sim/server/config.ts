@@ -132,6 +132,18 @@ const serverSchema = z.strictObject({
   maxRecvWindowMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   /** How many signatures of signed writes are remembered to refuse replays (-1003 when all are live). */
   replayMemory: z.number().int().min(100).max(10_000_000).default(100_000),
+  /** Caps and timeouts of TCP connections: keep maxTotal under the process's file descriptor limit (ulimit -n). */
+  connections: z.strictObject({
+    maxPerAddress: z.number().int().min(1).default(512),
+    maxTotal: z.number().int().min(1).default(4096),
+    /** A request's headers must be complete this long after it started. */
+    headersTimeoutMs: z.number().int().min(100).default(10_000),
+    /** A whole request (headers and body) must arrive within this. */
+    requestTimeoutMs: z.number().int().min(100).default(30_000),
+    /** A connection that carries nothing for this long is closed (WebSockets excepted). */
+    idleTimeoutMs: z.number().int().min(100).default(65_000),
+  }).default({ maxPerAddress: 512, maxTotal: 4096, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 65_000 })
+    .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, { message: 'headersTimeoutMs must not exceed requestTimeoutMs', path: ['headersTimeoutMs'] }),
   depthPushMs: z.strictObject({
     spotDepth: z.number().int().min(10).default(300),
     spotMergedDepth: z.number().int().min(10).default(300),

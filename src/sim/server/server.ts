@@ -1,7 +1,7 @@
 /** The simulated venue's server: one node:http server for REST, the user data stream and the market stream, plus loopback admin routes. */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../../core/clock.ts';
@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { Rng } from '../../core/random.ts';
 import { keyRecord, keyRing, type KeyRecord } from './auth.ts';
 import { permissionsOf, type VenueConfig } from './config.ts';
+import { ConnectionGate } from './connections.ts';
 import { Faults } from './faults.ts';
 import { RateLimiter } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
@@ -73,6 +74,8 @@ export class VenueServer {
   readonly listenKeys: ListenKeys;
   readonly userStreams: UserStreams;
   readonly backend: Backend;
+  /** Open sockets per address and in total, capped by server.connections. */
+  readonly connections: ConnectionGate;
   /** Crypto-random token that opens the admin routes from any Host (printed by `bhtrade venue` at start). */
   readonly adminToken = randomBytes(24).toString('hex');
   private readonly http: Server;
@@ -103,12 +106,24 @@ export class VenueServer {
       replay: new ReplayGuard(c.server.maxRecvWindowMs + 1000, c.server.replayMemory),
       other: (req, res, body) => this.admin(req, res, body),
     });
-    this.http = createServer({ keepAlive: true, noDelay: true }, listener);
-    this.http.keepAliveTimeout = 65_000;
+    const cc = c.server.connections;
+    this.connections = new ConnectionGate(cc);
+    this.http = createServer({
+      keepAlive: true, noDelay: true,
+      headersTimeout: cc.headersTimeoutMs, requestTimeout: cc.requestTimeoutMs,
+      // How often Node looks for requests past those timeouts.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(cc.headersTimeoutMs / 4))),
+    }, listener);
+    this.http.keepAliveTimeout = cc.idleTimeoutMs;
+    // A socket silent this long is closed (WebSocket sockets clear it: the streams have their own idle rules).
+    this.http.timeout = cc.idleTimeoutMs;
+    // Registered after Node's own listener, so a refused socket was never handed a request.
+    this.http.on('connection', (socket: Socket) => this.connections.admit(socket));
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
-    this.http.on('clientError', (_e, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 35\r\n\r\n{"code":-1004,"msg":"Bad request"}\n');
-      else socket.destroy();
+    this.http.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) socket.destroy();
+      else if (e.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      else socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 35\r\n\r\n{"code":-1004,"msg":"Bad request"}\n');
     });
   }
 

@@ -73,7 +73,11 @@ export class EngineBackend implements Backend {
       for (const s of a.subAccounts) for (const k of s.keys) this.owners.set(k.apiKey, { userId, accountIndex: s.index });
     }
     const src = engineMarketSource(this.venue, c);
-    this.market = new MarketStreams(clock, src, faults, { cadences: c.server.depthPushMs, idleTimeoutMs: c.server.marketStream.idleTimeoutMs });
+    const ms = c.server.marketStream;
+    this.market = new MarketStreams(clock, src, faults, {
+      cadences: c.server.depthPushMs, idleTimeoutMs: ms.idleTimeoutMs,
+      sendLimits: { conflateAboveBytes: ms.conflateAboveBytes, closeAboveBytes: ms.closeAboveBytes },
+    });
     this.routes = [
       ...marketRoutes(this.venue, c),
       ...spotRoutes(this.venue),

@@ -154,10 +154,17 @@ const serverSchema = z.strictObject({
     pingIntervalMs: z.number().int().min(10).default(30_000),
     connectionCapMs: z.number().int().min(1000).default(86_400_000),
     listenKeyValidityMs: z.number().int().min(1000).default(3_600_000),
-  }).default({ pingIntervalMs: 30_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000 }),
+    /** A connection holding more unsent bytes is closed with 1008. */
+    closeAboveBytes: z.number().int().min(1024).default(1_048_576),
+  }).default({ pingIntervalMs: 30_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000, closeAboveBytes: 1_048_576 }),
   marketStream: z.strictObject({
     idleTimeoutMs: z.number().int().min(1000).default(300_000),
-  }).default({ idleTimeoutMs: 300_000 }),
+    /** Above this many unsent bytes a connection's depth, mergedDepth and bookTicker pushes are skipped; the latest goes out once it drains. */
+    conflateAboveBytes: z.number().int().min(1024).default(32_768),
+    /** Above this many unsent bytes a connection is closed with 1008 (trades and diffs cannot be skipped); it bounds the venue's memory per connection. */
+    closeAboveBytes: z.number().int().min(1024).default(262_144),
+  }).default({ idleTimeoutMs: 300_000, conflateAboveBytes: 32_768, closeAboveBytes: 262_144 })
+    .refine((m) => m.conflateAboveBytes < m.closeAboveBytes, { message: 'conflateAboveBytes must be below closeAboveBytes', path: ['conflateAboveBytes'] }),
 });
 
 export const venueConfigSchema = z.strictObject({

@@ -91,7 +91,9 @@ export class VenueServer {
     this.faults = new Faults(new Rng(seed ^ 0x5eed), c.faults);
     this.limiter = new RateLimiter(clock, c.rateLimits, c.bans);
     this.listenKeys = new ListenKeys(clock, c.server.userStream.listenKeyValidityMs);
-    this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, c.server.userStream);
+    const us = c.server.userStream;
+    // User events cannot be skipped: a user stream has no conflation, only the close limit.
+    this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, { ...us, sendLimits: { conflateAboveBytes: us.closeAboveBytes, closeAboveBytes: us.closeAboveBytes } });
     this.backend = o.backend(this.faults);
     // The engine's events are mapped to user payloads only while a user stream is open: nobody else would read them.
     this.userStreams.onActivity((active) => {

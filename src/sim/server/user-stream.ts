@@ -6,10 +6,13 @@ import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { errorBody } from './errors.ts';
 import type { Faults } from './faults.ts';
 import type { ListenKeys } from './listen-keys.ts';
+import { sendBounded, type SendLimits } from './slow-reader.ts';
 
 export interface UserStreamOptions {
   readonly pingIntervalMs: number;
   readonly connectionCapMs: number;
+  /** A connection holding more unsent bytes than closeAboveBytes is closed (user events cannot be conflated). */
+  readonly sendLimits: SendLimits;
 }
 
 interface Conn {
@@ -112,7 +115,7 @@ export class UserStreams {
         c.ws.terminate();
         continue;
       }
-      c.ws.send(frame);
+      sendBounded(c.ws, frame, this.opts.sendLimits, this.clock);
     }
   }
 
@@ -122,7 +125,7 @@ export class UserStreams {
     add(this.byKey, key, c);
     if (this.open++ === 0) this.activity?.(true);
     c.timers.push(this.clock.setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ ping: this.clock.now() }));
+      sendBounded(ws, JSON.stringify({ ping: this.clock.now() }), this.opts.sendLimits, this.clock);
     }, this.opts.pingIntervalMs));
     c.timers.push(this.clock.setTimeout(() => ws.close(1000, 'connection lasted 24 hours'), this.opts.connectionCapMs));
     ws.on('message', (data, isBinary) => {
@@ -131,7 +134,7 @@ export class UserStreams {
       if (text.length > 256) return;
       try {
         const m = JSON.parse(text) as unknown;
-        if (typeof m === 'object' && m !== null && 'ping' in m) ws.send(JSON.stringify({ pong: (m as { ping: unknown }).ping }));
+        if (typeof m === 'object' && m !== null && 'ping' in m) sendBounded(ws, JSON.stringify({ pong: (m as { ping: unknown }).ping }), this.opts.sendLimits, this.clock);
       } catch {
         // A frame that is not JSON gets no answer on the user stream, as on the venue.
       }

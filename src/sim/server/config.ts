@@ -127,6 +127,12 @@ const serverSchema = z.strictObject({
   stateFile: z.string().min(1).optional(),
   /** How often the state is written while running (it is also written on stop). */
   stateEveryMs: z.number().int().min(100).default(10_000),
+  /** With a stateFile: every state-changing call is appended to <stateFile>.journal before it is answered, and compacted into the state file at each write. */
+  journal: z.strictObject({
+    /** always: fsync each entry; interval: at most every fsyncEveryMs; never: leave it to the OS. A killed process loses nothing in any mode; a power cut may lose up to the interval. */
+    fsync: z.enum(['always', 'interval', 'never']).default('interval'),
+    fsyncEveryMs: z.number().int().min(1).default(200),
+  }).default({ fsync: 'interval', fsyncEveryMs: 200 }),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
   /** The largest recvWindow a signed request may ask for (-1130 above it). */
   maxRecvWindowMs: z.number().int().min(1000).max(3_600_000).default(60_000),

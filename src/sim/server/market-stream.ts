@@ -119,6 +119,11 @@ export class MarketStreams {
     return this.conns.size;
   }
 
+  /** Returns how many subscriptions are owed the latest book (they skipped pushes while their connection was slow). */
+  get conflating(): number {
+    return this.stale.size;
+  }
+
   /** Returns how many connections were closed for reading too slowly. */
   get shed(): number {
     return this.shedCount;

@@ -29,6 +29,8 @@ export class UserStreams {
   /** A held-back frame per user when a reorder fault fired: sent right after the next one, or alone when its hold time ends. */
   private readonly held = new Map<string, { readonly frame: string; readonly timer: TimerHandle }>();
   private open = 0;
+  /** Connections closed for reading too slowly, since start. */
+  private shedCount = 0;
   private activity: ((active: boolean) => void) | undefined;
 
   constructor(
@@ -57,6 +59,11 @@ export class UserStreams {
   onActivity(fn: (active: boolean) => void): void {
     this.activity = fn;
     if (this.open > 0) fn(true);
+  }
+
+  /** Returns how many connections were closed for reading too slowly. */
+  get shed(): number {
+    return this.shedCount;
   }
 
   /** Returns how many connections `userId` has open. */
@@ -115,7 +122,7 @@ export class UserStreams {
         c.ws.terminate();
         continue;
       }
-      sendBounded(c.ws, frame, this.opts.sendLimits, this.clock);
+      sendBounded(c.ws, frame, this.opts.sendLimits, this.clock, () => this.shedCount++);
     }
   }
 

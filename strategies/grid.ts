@@ -1,6 +1,5 @@
 // grid: keeps buy and sell orders on a fixed ladder around the first mid; each filled buy is answered by a sell one level up, each filled sell by a buy one level down.
-import { z } from 'zod';
-import { defineStrategy, fromTicks, toTicks } from '../src/strategy/index.ts';
+import { defineStrategy, fromTicks, toTicks, z } from 'bhtrade';
 
 export default defineStrategy({
   manifest: {

@@ -1,8 +1,5 @@
 // market-maker: quotes one bid and one ask around the others' mid of a spot book, skewed against its inventory so it leans back toward its target holding.
-import { z } from 'zod';
-import { Decimal } from '../src/core/fixed.ts';
-import type { DepthSnapshotEvent } from '../src/model/index.ts';
-import { defineStrategy, fromTicks } from '../src/strategy/index.ts';
+import { Decimal, defineStrategy, fromTicks, z, type DepthSnapshotEvent } from 'bhtrade';
 import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');

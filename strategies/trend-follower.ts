@@ -1,8 +1,6 @@
 // trend-follower: long when a fast EMA of the perpetual's mid is above a slow one, short when below; the EMAs come from trading-signals.
 import { EMA } from 'trading-signals';
-import { z } from 'zod';
-import type { DepthSnapshotEvent } from '../src/model/index.ts';
-import { defineStrategy, fromSteps, fromTicks, toSteps, toTicks } from '../src/strategy/index.ts';
+import { defineStrategy, fromSteps, fromTicks, toSteps, toTicks, z, type DepthSnapshotEvent } from 'bhtrade';
 
 export default defineStrategy({
   manifest: {

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
-import { riskConfigSchema } from '../risk/index.ts';
+import { runRiskConfigSchema } from '../risk/index.ts';
+import { streamRequestSchema } from '../strategy/streams.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -32,7 +33,7 @@ const remoteVenue = z.strictObject({
 });
 
 const embeddedOptions = z.strictObject({
-  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file'),
+  config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file (when venue.yaml is not there, the one shipped with bhtrade)'),
   account: z.string().default('demo').describe('the venue account whose first key the bot trades with'),
   seed: z.number().int().optional().describe('overrides the venue config\'s seed'),
 }).describe('options of `venue: embedded`');
@@ -43,6 +44,7 @@ const strategyEntry = z.strictObject({
   use: z.string().min(1, 'must name a .ts/.js path or an npm package').describe('the plugin: a .ts or .js path relative to this file, or an npm package name'),
   symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol').describe('symbols the strategy trades and receives market events for'),
   params: z.unknown().optional().describe('the plugin\'s params, validated by its manifest\'s schema'),
+  streams: streamRequestSchema.optional().describe('the market streams it receives, field by field over its manifest\'s `streams`'),
 });
 
 const logOptions = z.strictObject({
@@ -61,7 +63,7 @@ const stopOptions = z.strictObject({
 
 const reconcileOptions = z.strictObject({
   every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
-  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place'),
+  unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 
 /** The whole run config. */
@@ -69,7 +71,7 @@ export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
   embedded: embeddedOptions.prefault({}),
   strategies: z.array(strategyEntry).min(1, 'must list at least one strategy').describe('the strategies of the run, each an instance of a plugin'),
-  risk: riskConfigSchema.prefault({}).describe('risk gate limits: see docs/risk-codes.md'),
+  risk: runRiskConfigSchema.prefault({}).describe('risk gate limits: see docs/risk-codes.md'),
   reconcile: reconcileOptions.prefault({}).describe('reconciliation with the venue (also at start and after every reconnect)'),
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),

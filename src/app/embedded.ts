@@ -1,5 +1,7 @@
 /** `venue: embedded`: the simulated venue started in-process on 127.0.0.1 port 0, spoken to over loopback by the same REST and stream clients as a real venue. */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
@@ -21,6 +23,15 @@ export interface EmbeddedVenue {
   readonly endpoint: VenueEndpoint;
 }
 
+/** The venue config shipped with bhtrade: what `embedded.config` (default venue.yaml) means when the config's folder has none. */
+export const BUNDLED_VENUE_CONFIG = fileURLToPath(new URL('../../config/venue.yaml', import.meta.url));
+
+/** Returns the venue config file of `embedded.config`: next to the run config, else, for the default name only, the bundled one. */
+export function venueConfigPath(file: string, baseDir: string): string {
+  const own = resolve(baseDir, file);
+  return existsSync(own) || file !== 'venue.yaml' ? own : BUNDLED_VENUE_CONFIG;
+}
+
 /**
  * Returns a running simulated venue built from `embedded.config` (resolved against `baseDir`), or from
  * `override` when a caller (a test) supplies the config itself; the bot trades with the first key of
@@ -29,7 +40,7 @@ export interface EmbeddedVenue {
 export async function startEmbeddedVenue(
   opts: RunConfig['embedded'], baseDir: string, clock: Clock, log: Logger, override?: VenueConfig,
 ): Promise<EmbeddedVenue> {
-  const config = override ?? loadVenueConfig(resolve(baseDir, opts.config), process.env);
+  const config = override ?? loadVenueConfig(venueConfigPath(opts.config, baseDir), process.env);
   const account = config.accounts.find((a) => a.name === opts.account);
   if (account === undefined) {
     throw new ConfigError('embedded.account', `no account ${JSON.stringify(opts.account)} in the venue config (it has ${config.accounts.map((a) => a.name).join(', ') || 'none'})`);

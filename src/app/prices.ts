@@ -1,5 +1,5 @@
 /** Keeps the portfolio's last and mark prices (the risk gate's price band, unrealized PnL): seeded from REST at start, then moved by trades and index pushes. */
-import { compareDecimal } from '../core/fixed.ts';
+import { compareDecimal, Decimal } from '../core/fixed.ts';
 import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../bus/index.ts';
 import type { Instrument } from '../model/index.ts';
@@ -33,9 +33,15 @@ export async function seedPrices(rest: VenueRestClient, portfolio: Portfolio, sy
   }
 }
 
-/** Moves last prices with trades and contracts' marks with their index pushes. */
+/** Moves last prices with trades, spot mids with books, and contracts' marks with their index pushes. */
 export function followPrices(bus: EventBus, portfolio: Portfolio, instruments: ReadonlyMap<string, Instrument>): void {
   bus.subscribe('trade', (ev) => portfolio.setPrice(ev.symbol, { last: ev.price }), { label: 'prices' });
+  bus.subscribe('depthSnapshot', (ev) => {
+    const bid = ev.bids[0]?.[0];
+    const ask = ev.asks[0]?.[0];
+    if (bid === undefined || ask === undefined || instruments.get(ev.symbol)?.kind !== 'spot' || compareDecimal(bid, ask) >= 0) return;
+    portfolio.setPrice(ev.symbol, { mid: new Decimal(bid).plus(ask).div(2).toFixed() });
+  }, { label: 'mids' });
   const byIndex = new Map<string, string[]>();
   for (const i of instruments.values()) if (i.index !== undefined) byIndex.set(i.index, [...(byIndex.get(i.index) ?? []), i.symbol]);
   bus.subscribe('index', (ev) => {

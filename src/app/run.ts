@@ -11,6 +11,7 @@ import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
+import { isWorking } from '../execution/order-state.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestGateway } from '../venue/gateway.ts';
@@ -23,6 +24,9 @@ import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './em
 import { formatStatus } from './status.ts';
 import { followPrices, seedPrices } from './prices.ts';
 import { makeSubmit } from './submit.ts';
+import { restHistory } from './history.ts';
+import { subscribeStreams } from './market-streams.ts';
+import { formatSummary, RunTally, type StrategySummary } from './summary.ts';
 import { statusLines, strategyView } from './views.ts';
 
 /** How a caller (the CLI or a test) runs a config. */
@@ -51,6 +55,8 @@ export interface RunningApp {
   readonly done: Promise<void>;
   /** Returns the current status line. */
   status(): string;
+  /** Returns the run's summary so far: per strategy its orders, fills, volume, fees, PnL and open positions (logged when the run stops). */
+  summary(): readonly StrategySummary[];
   /** Stops strategies, cancels open orders when configured, waits for the executor and closes every link. */
   stop(reason: string): Promise<void>;
 }
@@ -87,6 +93,12 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
     });
     late.executor = exec;
+    // Tallied as they happen: the summary does not depend on how long finished orders are kept.
+    const tally = new RunTally();
+    exec.on((ev) => {
+      if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) tally.order(ev.order.strategyId);
+      else if (ev.type === 'fill') tally.fill({ ...ev.fill, strategyId: ev.strategyId });
+    });
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
@@ -94,10 +106,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const host = new StrategyHost({
       bus, clock, log, instruments, runTag,
       submit: makeSubmit(exec),
+      history: restHistory(rest, instruments),
       portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, symbolsOf(id)),
     });
     const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
-    cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params` }));
+    cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
 
     followPrices(bus, portfolio, instruments);
     await seedPrices(rest, portfolio, cfg.strategies.flatMap((s) => s.symbols), instruments, log);
@@ -107,51 +120,64 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     closers.unshift(() => exec.stop());
     market.start();
     closers.unshift(() => market.stop());
-    subscribeMarket(market, cfg.strategies.flatMap((s) => s.symbols), instruments);
+    const funding = subscribeStreams({ market, rest, clock, sink, log: log.child({ component: 'funding' }), instruments }, host.streams());
+    if (funding) closers.unshift(() => funding.stop());
     await host.start();
 
-    const status = (): string => formatStatus(statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf));
+    const lines = () => statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf);
+    const status = (): string => formatStatus(lines());
+    const summary = (): readonly StrategySummary[] => tally.summary(lines(), instruments);
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });
     let stopping: Promise<void> | undefined;
     const stop = (reason: string): Promise<void> => {
       stopping ??= (async () => {
-        log.info({ reason }, 'stopping');
-        statusTimer.cancel();
-        await host.stop();
-        if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-        await withTimeout(clock, exec.idle(), cfg.stop.timeout);
-        log.info(status());
-        for (const close of closers.splice(0)) await close();
-        log.info('stopped');
-        resolveDone();
+        // The clock's timers are unref'd: without a ref'd handle, a stop waiting out a 429 pause would let Node exit mid-stop.
+        const keepAlive = setInterval(() => undefined, 1 << 30);
+        try {
+          log.info({ reason }, 'stopping');
+          statusTimer.cancel();
+          await host.stop();
+          if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
+          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
+          const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
+          if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
+          // The last fills reach the summary and the status before the links close.
+          await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
+          log.info(status());
+          const final = summary();
+          for (const [n, line] of formatSummary(final).entries()) log.info({ summary: final[n] }, line);
+          for (const close of closers.splice(0)) await close();
+          log.info('stopped');
+          resolveDone();
+        } finally {
+          clearInterval(keepAlive);
+        }
       })();
       return stopping;
     };
     log.info({ venue: embedded ? `embedded ${endpoint.rest}` : endpoint.rest, strategies: cfg.strategies.map((s) => s.id) }, 'running');
-    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, stop };
+    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, summary, stop };
   } catch (e) {
     for (const close of closers.splice(0)) await close();
     throw e;
   }
 }
 
-/** Subscribes the book and trades of every symbol: `depth` for spot, the faster `mergedDepth` for contracts, and contracts' index. */
-function subscribeMarket(market: MarketWsClient, symbols: readonly string[], instruments: ReadonlyMap<string, Instrument>): void {
-  const unique = [...new Set(symbols)];
-  const spot = unique.filter((s) => instruments.get(s)?.kind === 'spot');
-  const contracts = unique.filter((s) => instruments.get(s)?.kind !== 'spot');
-  if (spot.length > 0) {
-    market.subscribe(spot, 'depth');
-    market.subscribe(spot, 'trade');
+/** Resolves once no order the run placed is still working (cancels retried through 429 pauses included) and the executor is idle. */
+async function settledOwn(exec: OrderExecutor): Promise<void> {
+  const open = (): boolean => exec.orders().some((o) => !o.adopted && isWorking(o));
+  if (open()) {
+    await new Promise<void>((resolve) => {
+      const off = exec.on(() => {
+        if (open()) return;
+        off();
+        resolve();
+      });
+    });
   }
-  if (contracts.length > 0) {
-    market.subscribe(contracts, 'mergedDepth');
-    market.subscribe(contracts, 'trade');
-    const indices = [...new Set(contracts.map((c) => instruments.get(c)?.index).filter((x): x is string => x !== undefined))];
-    if (indices.length > 0) market.subscribe(indices, 'index');
-  }
+  await exec.idle();
 }
 
 async function withTimeout(clock: Clock, p: Promise<void>, ms: number): Promise<void> {

@@ -29,6 +29,7 @@ function formatOne(s: StrategyLine): string {
   return `${s.id}[${s.state}] orders=${s.openOrders} pos=${pos} pnl=${pnl}`;
 }
 
-function signed(v: string): string {
+/** Returns a decimal with its sign: `+1.5`, `-2`, `0`. */
+export function signed(v: string): string {
   return v.startsWith('-') || new Decimal(v).isZero() ? v : `+${v}`;
 }

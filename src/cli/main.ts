@@ -1,38 +1,67 @@
-/** The `bhtrade` command line: dispatches to its subcommands. */
+/** The `bhtrade` command line: dispatches to its subcommands; `--help` for each, `--version`, exit 2 for what it does not know. */
+import { readFileSync } from 'node:fs';
 import { argv, exit, stdout, stderr } from 'node:process';
-import { newStrategyCommand } from './new-strategy.ts';
-import { runCommand } from './run.ts';
-import { venueCommand } from './venue.ts';
+import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
+import { RUN_HELP, runCommand } from './run.ts';
+import { VENUE_HELP, venueCommand } from './venue.ts';
 
 const HELP = `bhtrade: event-driven algorithmic trading for the venue
 
 Usage:
-  bhtrade run CONFIG [--duration 30s]       run strategies from a YAML file
-  bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N]
+  npx bhtrade run CONFIG [--duration 30s]   run strategies from a YAML file
+  npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
-  bhtrade new-strategy NAME                 write a strategy template and its config
-  bhtrade help                              show this help
+  npx bhtrade new-strategy NAME [--dir DIR] write a strategy template and its config
+  npx bhtrade COMMAND --help                show a command's options
+  npx bhtrade --version                     show the version
 `;
 
+/** Each command: its help text and what runs it. */
+const COMMANDS: Record<string, { readonly help: string; readonly run: (args: string[]) => number | Promise<number> }> = {
+  run: { help: RUN_HELP, run: runCommand },
+  venue: { help: VENUE_HELP, run: venueCommand },
+  'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },
+};
+
+/** Returns the package's version from its package.json. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the command line `args`; returns the exit code (0 done, 1 failed, 2 bad usage). */
 async function main(args: string[]): Promise<number> {
-  const [cmd] = args;
+  const [cmd, ...rest] = args;
   switch (cmd) {
     case undefined:
     case 'help':
     case '--help':
-    case '-h':
-      stdout.write(HELP);
+    case '-h': {
+      const topic = cmd === 'help' ? rest[0] : undefined;
+      if (topic !== undefined && COMMANDS[topic] === undefined) return unknown(`unknown command '${topic}'`);
+      stdout.write(topic === undefined ? HELP : COMMANDS[topic]!.help);
       return 0;
-    case 'venue':
-      return venueCommand(args.slice(1));
-    case 'run':
-      return runCommand(args.slice(1));
-    case 'new-strategy':
-      return newStrategyCommand(args.slice(1));
-    default:
-      stderr.write(`bhtrade: unknown command '${cmd}'\n\n${HELP}`);
-      return 2;
+    }
+    case '--version':
+    case '-v':
+    case 'version':
+      stdout.write(`bhtrade ${version()}\n`);
+      return 0;
+    default: {
+      const c = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+      if (c === undefined) return unknown(cmd.startsWith('-') ? `unknown option ${cmd}` : `unknown command '${cmd}'`);
+      if (rest.includes('--help') || rest.includes('-h')) {
+        stdout.write(c.help);
+        return 0;
+      }
+      return c.run(rest);
+    }
   }
+}
+
+function unknown(what: string): number {
+  stderr.write(`bhtrade: ${what} (commands: ${Object.keys(COMMANDS).join(', ')}; see npx bhtrade --help)\n`);
+  return 2;
 }
 
 exit(await main(argv.slice(2)));

@@ -4,7 +4,21 @@ import { BhError } from '../core/errors.ts';
 import { loadRunConfig, parseDuration, type LoadedConfig } from '../app/config.ts';
 import { startApp } from '../app/run.ts';
 
-const USAGE = 'Usage: bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
+const USAGE = 'Usage: npx bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
+
+/** `npx bhtrade run --help`. */
+export const RUN_HELP = `${USAGE}
+Runs the strategies of CONFIG (a YAML file; every key: docs/config.md) until Ctrl-C, SIGTERM or the
+end of --duration, then stops gracefully (cancelling open orders unless stop.cancelAll is false) and
+logs a summary per strategy: orders, fills, volume, fees, PnL and the positions left open.
+
+Options:
+  --duration D   stop by itself after D (500ms, 30s, 5m, 1h)
+  -h, --help     show this help
+
+Exit codes: 0 after a clean stop, 1 when running or stopping failed, 2 for bad usage or a bad config
+(the message names the key).
+`;
 
 interface RunArgs {
   readonly config: string;

@@ -6,7 +6,21 @@ import { createLogger } from '../core/logger.ts';
 import { loadVenueConfig } from '../sim/server/config.ts';
 import { startVenue } from '../sim/server/start.ts';
 
-const USAGE = 'Usage: bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
+const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
+
+/** `npx bhtrade venue --help`. */
+export const VENUE_HELP = `${USAGE}
+Serves the simulated venue (REST, market WebSocket, user data stream) until Ctrl-C or SIGTERM, and
+prints its REST and WebSocket base URLs.
+
+Options:
+  --config FILE     the venue's config (default config/venue.yaml)
+  --host H          address to listen on (default 127.0.0.1)
+  --port N          port (0 picks a free one; default the config's)
+  --seed N          seed of the market agents (default the config's)
+  --start-time MS   start the venue's clock at this epoch time in ms (it then runs at wall speed)
+  -h, --help        show this help
+`;
 
 interface Args {
   config: string;

@@ -17,9 +17,12 @@ const symbolLimits = z.strictObject({
   maxPosition: positiveDecimal.optional(),
   maxNotional: positiveDecimal.optional(),
   maxOpenOrders: count.optional(),
-  priceBandPct: positiveDecimal.refine((s) => dec(s).lt(100), 'must be below 100').optional(),
+  priceBandPct: z.union([z.literal('off'), positiveDecimal.refine((s) => dec(s).lt(100), 'must be below 100')]).optional(),
   priceBandRef: z.enum(['last', 'mark']).optional(),
 });
+
+/** The fat-finger band every symbol gets unless its limits say otherwise: a stray order far from the market must not become a trade. */
+export const DEFAULT_PRICE_BAND_PCT = '10';
 
 const strategyLimits = z.strictObject({
   orderRate: z.strictObject({ perSecond: count.optional(), perMinute: count.optional() }).optional(),
@@ -36,6 +39,13 @@ export const riskConfigSchema = z.strictObject({
   strategy: strategyLimits.optional(),
   strategies: z.record(z.string(), strategyLimits).optional(),
 });
+
+/**
+ * The schema of a run config's risk section: RiskConfig with the fat-finger band on for every symbol
+ * (DEFAULT_PRICE_BAND_PCT) unless `priceBandPct` says otherwise; `off` turns it off. The gate itself
+ * bands nothing it is not told to, so a library user's gate checks only what they configure.
+ */
+export const runRiskConfigSchema = riskConfigSchema.transform((c) => ({ ...c, defaults: { priceBandPct: DEFAULT_PRICE_BAND_PCT, ...c.defaults } }));
 
 // A compile-time check that the schema's output is a RiskConfig.
 const _fits: (c: z.output<typeof riskConfigSchema>) => RiskConfig = (c) => c;

@@ -10,5 +10,5 @@ export { checkRiskLimitTier, tierOf } from './checks/tiers.ts';
 export { checkFunds } from './checks/funds.ts';
 export { checkTradingState, checkDailyLoss, checkOrderRate } from './checks/state.ts';
 export { checkWellFormed, checkSymbolStatus, resolveClose } from './intake.ts';
-export { riskConfigSchema, parseRiskConfig } from './config.ts';
+export { riskConfigSchema, runRiskConfigSchema, parseRiskConfig, DEFAULT_PRICE_BAND_PCT } from './config.ts';
 export { RiskGate, ORDER_CHECKS, type OrderCheck, type RiskGateOptions } from './gate.ts';

@@ -110,6 +110,8 @@ export interface SnapshotPosition {
 export interface SymbolPrices {
   readonly last?: string;
   readonly mark?: string;
+  /** Mid of the best bid and ask: the spot band's reference until the first trade. */
+  readonly mid?: string;
 }
 
 /** What the gate knows of the account and market at one instant; built by the portfolio, never mutated by the gate. */
@@ -139,9 +141,9 @@ export interface SymbolRiskLimits {
   readonly maxNotional?: string;
   /** Most open orders on the symbol, all strategies together, counting the new one. */
   readonly maxOpenOrders?: number;
-  /** Limit prices must lie within ±this percent of the reference price. */
+  /** Limit prices must lie within ±this percent of the reference price; `off` checks nothing. */
   readonly priceBandPct?: string;
-  /** Reference of the band; default last. */
+  /** Reference of the band; default last for spot, mark for contracts (last until a mark is known). */
   readonly priceBandRef?: 'last' | 'mark';
 }
 

@@ -13,6 +13,7 @@ import type { EventBus, Unsubscribe } from '../bus/index.ts';
 import type { EventKind, EventOf, Instrument, SymbolEventKind } from '../model/index.ts';
 import { parseParams } from './define.ts';
 import { createOrderApi } from './orders.ts';
+import { marketRoutes, resolveStreams, streamRequestSchema, type HistoryApi, type StreamRequest, type Streams } from './streams.ts';
 import type { DenialNotice, PortfolioView, StrategyContext, StrategyDefinition, StrategyHandlers, SubmitIntent } from './types.ts';
 
 /** One strategy of a run: its definition, the id its orders carry, its symbols and raw params. */
@@ -23,6 +24,15 @@ export interface StrategySpec {
   readonly params: unknown;
   /** Where its params sit in the config, for error paths (default `strategies.<id>.params`). */
   readonly paramsPath?: string;
+  /** The config entry's streams, over the manifest's (field by field). */
+  readonly streams?: StreamRequest;
+}
+
+/** The market streams one strategy receives, for the app to subscribe. */
+export interface StrategyStreams {
+  readonly id: string;
+  readonly symbols: readonly string[];
+  readonly streams: Streams;
 }
 
 export interface StrategyHostOptions {
@@ -34,6 +44,8 @@ export interface StrategyHostOptions {
   readonly submit: SubmitIntent;
   /** Returns the read-only portfolio view scoped to one strategy. */
   readonly portfolio: (strategyId: string) => PortfolioView;
+  /** Where `ctx.history` reads (the app's REST client); without it, history calls reject. */
+  readonly history?: HistoryApi;
   /** Run tag in clientOrderIds (1-12 letters or digits): unique per run so ids never repeat across restarts. */
   readonly runTag: string;
   /** Cancel a failed strategy's open orders (default true). */
@@ -55,12 +67,19 @@ export interface StrategyStatus {
 
 const ID_RE = /^[A-Za-z0-9_]{1,12}$/;
 
-// Which handler receives which bus event kind; market kinds are routed per symbol.
-const SYMBOL_HANDLERS = {
+// Which handler receives which bus event kind; market kinds are routed per symbol and declared stream.
+const MARKET_HANDLERS = {
   depthSnapshot: 'onDepthSnapshot', depthUpdate: 'onDepthUpdate', trade: 'onTrade', kline: 'onKline', ticker: 'onTicker',
-  index: 'onIndex', funding: 'onFunding', position: 'onPosition',
+  index: 'onIndex', funding: 'onFunding',
 } as const satisfies Partial<Record<SymbolEventKind, keyof StrategyHandlers>>;
+const SYMBOL_HANDLERS = { position: 'onPosition' } as const satisfies Partial<Record<SymbolEventKind, keyof StrategyHandlers>>;
 const ACCOUNT_HANDLERS = { balance: 'onBalance', connection: 'onConnection', reconnected: 'onReconnected' } as const satisfies Partial<Record<EventKind, keyof StrategyHandlers>>;
+
+// A host built without a history source (unit tests) answers every history call with this.
+const NO_HISTORY: HistoryApi = {
+  klines: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
+  trades: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
+};
 
 class Instance {
   state: StrategyState = 'created';
@@ -72,7 +91,7 @@ class Instance {
   /** Per denial code: when it was last logged and how many were not logged since. */
   readonly denials = new Map<string, { at: number; unlogged: number }>();
 
-  constructor(readonly spec: StrategySpec, readonly log: Logger) {}
+  constructor(readonly spec: StrategySpec, readonly log: Logger, readonly streams: Streams) {}
 
   get running(): boolean {
     return this.state === 'running' || this.state === 'created';
@@ -98,7 +117,8 @@ export class StrategyHost {
     });
     const params = parseParams(spec.definition, spec.params, spec.paramsPath ?? `${base}.params`);
     const log = this.o.log.child({ strategy: spec.id, plugin: spec.definition.manifest.name });
-    const inst = new Instance(spec, log);
+    const streams = resolveStreams(checkStreams(spec.definition.manifest.streams, `${spec.definition.manifest.name}: manifest.streams`), spec.streams);
+    const inst = new Instance(spec, log, streams);
     const ctx = this.contextOf(inst, params);
     inst.handlers = spec.definition.create(ctx);
     this.instances.push(inst);
@@ -129,6 +149,11 @@ export class StrategyHost {
       inst.state = 'stopped';
       inst.log.info('strategy stopped');
     }
+  }
+
+  /** Returns the market streams each strategy receives on its symbols (the app subscribes them). */
+  streams(): readonly StrategyStreams[] {
+    return this.instances.map((i) => ({ id: i.spec.id, symbols: i.spec.symbols, streams: i.streams }));
   }
 
   /** Returns each strategy's id, plugin name and state. */
@@ -169,6 +194,7 @@ export class StrategyHost {
       clock,
       log: inst.log,
       orders,
+      history: this.o.history ?? NO_HISTORY,
       every: (ms, fn) => {
         const t = clock.setInterval(() => {
           if (inst.state === 'running') void this.guard(inst, fn);
@@ -214,6 +240,15 @@ export class StrategyHost {
       if (h[name] === undefined) continue;
       for (const symbol of inst.spec.symbols) inst.offs.push(bus.subscribe(kind, deliver(name), { symbol, label: `${inst.spec.id}.${name}` }));
     }
+    const intervals = new Set<string>(inst.streams.klines);
+    const onKline = deliver<'kline'>('onKline');
+    for (const r of marketRoutes(inst.spec.symbols, inst.streams, this.o.instruments)) {
+      const name = MARKET_HANDLERS[r.kind as keyof typeof MARKET_HANDLERS] as keyof StrategyHandlers | undefined;
+      if (name === undefined || h[name] === undefined) continue;
+      // Another strategy's intervals of the same symbol share the bus: only the declared ones pass.
+      const fn = r.kind === 'kline' ? (ev: EventOf<'kline'>) => { if (intervals.has(ev.interval)) onKline(ev); } : deliver(name);
+      inst.offs.push(bus.subscribe(r.kind, fn as (ev: EventOf<SymbolEventKind>) => void, { symbol: r.symbol, label: `${inst.spec.id}.${name}` }));
+    }
     for (const [kind, name] of Object.entries(ACCOUNT_HANDLERS) as [EventKind, keyof StrategyHandlers][]) {
       if (h[name] !== undefined) inst.offs.push(bus.subscribe(kind, deliver(name), { label: `${inst.spec.id}.${name}` }));
     }
@@ -258,4 +293,13 @@ export class StrategyHost {
     inst.stop$.next();
     inst.stop$.complete();
   }
+}
+
+/** Returns a manifest's stream request after checking it; throws a config error naming the bad field and the rule. */
+function checkStreams(raw: StreamRequest | undefined, path: string): StreamRequest | undefined {
+  if (raw === undefined) return undefined;
+  const r = streamRequestSchema.safeParse(raw);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  throw new BhError('CONFIG', `${path}${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`, 'config');
 }

@@ -22,9 +22,17 @@ export async function loadStrategy(ref: string, baseDir: string = process.cwd())
   try {
     mod = await importModule(target);
   } catch (e) {
-    throw new StrategyLoadError(ref, `cannot be loaded: ${(e as Error).message}`, { cause: e });
+    throw new StrategyLoadError(ref, `cannot be loaded: ${(e as Error).message}${hintOf(e)}`, { cause: e });
   }
   return checkDefinition(mod['default'] ?? mod['strategy'], ref);
+}
+
+// A .ts file in a folder whose package.json does not say "type": "module" (or has none) is read as CommonJS, which its imports are not.
+function hintOf(e: unknown): string {
+  const code = (e as { code?: string }).code;
+  return code === 'ERR_REQUIRE_CYCLE_MODULE' || code === 'ERR_REQUIRE_ESM'
+    ? ' (a strategy is an ES module: put {"type": "module"} in the package.json of its folder, or name it .mts)'
+    : '';
 }
 
 function resolvePackage(name: string, baseDir: string): string {

@@ -3,9 +3,9 @@ import { STRATEGY_API_VERSION } from './define.ts';
 
 /** Returns the text of strategies/NAME.ts: a small, loadable strategy that explains each part of the API. */
 export function strategyTemplate(name: string): string {
-  return `// ${name}: a strategy written from the bhtrade template. Run it with \`bhtrade run config/${name}.yaml\`.
-import { z } from 'zod';
-import { defineStrategy, fromTicks, toTicks } from '../src/strategy/index.ts';
+  return `// ${name}: a strategy written from the bhtrade template. Run it with \`npx bhtrade run config/${name}.yaml\`.
+// Everything a strategy needs comes from 'bhtrade' (zod's \`z\` included), never from its source tree.
+import { defineStrategy, fromTicks, toTicks, z } from 'bhtrade';
 
 export default defineStrategy({
   manifest: {
@@ -18,6 +18,8 @@ export default defineStrategy({
       quantity: z.string().regex(/^\\d+(\\.\\d+)?$/).default('0.001'),
       offsetTicks: z.number().int().min(1).default(10),
     }),
+    // The market events it receives besides the default book snapshots and trades, e.g.
+    // streams: { klines: ['1m'], ticker: true } for onKline and onTicker (docs/strategies.md, Market streams).
   },
 
   // Called once per configured instance. \`ctx\` is all a strategy sees: ctx.params (typed from the
@@ -65,7 +67,7 @@ export default defineStrategy({
 
 /** Returns the text of config/NAME.yaml: the new strategy alone on the embedded venue. */
 export function strategyConfigTemplate(name: string, id: string): string {
-  return `# ${name} on the embedded simulated venue. Run: bhtrade run config/${name}.yaml --duration 1m
+  return `# ${name} on the embedded simulated venue. Run: npx bhtrade run config/${name}.yaml --duration 1m
 # Every key is described in docs/config.md.
 venue: embedded
 

@@ -9,6 +9,7 @@ import type {
   PositionUpdateEvent, PriceType, ReconnectedEvent, SpotNewOrderType, SpotSide, SpotTimeInForce, SymbolEventKind, TickerEvent,
   TradeEvent,
 } from '../model/index.ts';
+import type { HistoryApi, StreamRequest } from './streams.ts';
 
 /** What a plugin declares about itself; checked when it is loaded. */
 export interface StrategyManifest<P extends z.ZodType = z.ZodType> {
@@ -19,6 +20,8 @@ export interface StrategyManifest<P extends z.ZodType = z.ZodType> {
   /** The schema of its `params` in the config; its output is what `ctx.params` holds. */
   readonly params: P;
   readonly description?: string;
+  /** The market streams it wants (the config entry's `streams` override each field); default: book snapshots, trades, and a contract's index. */
+  readonly streams?: StreamRequest;
 }
 
 /** A new spot order; decimals are strings exactly as they will be sent. */
@@ -160,6 +163,8 @@ export interface StrategyContext<P = unknown> {
   readonly clock: Clock;
   readonly log: Logger;
   readonly orders: OrderApi;
+  /** Recent klines and trades through the REST client, for warming up indicators. */
+  readonly history: HistoryApi;
   /** Runs `fn` every `ms` on the clock until the strategy stops; a throw stops the strategy like a handler's would. */
   every(ms: number, fn: () => void | Promise<void>): TimerHandle;
 }

@@ -76,9 +76,15 @@ function ascendingById<T extends { tradeId: string }>(xs: T[]): T[] {
   return xs.sort((a, b) => (BigInt(a.tradeId) < BigInt(b.tradeId) ? -1 : BigInt(a.tradeId) > BigInt(b.tradeId) ? 1 : 0));
 }
 
+/** The REST calls a RestGateway makes: VenueRestClient over HTTP, or an in-process client answering the same parsed shapes (the backtester's SimGateway). */
+export type GatewayRest = Pick<VenueRestClient,
+  | 'newSpotOrder' | 'cancelSpotOrder' | 'getSpotOrder' | 'openSpotOrders' | 'spotMyTrades' | 'spotAccount'
+  | 'newContractOrder' | 'cancelContractOrder' | 'getContractOrder' | 'openContractOrders' | 'contractMyTrades' | 'contractPositions' | 'contractAccount'
+  | 'brokerInfo'>;
+
 /** The live Gateway: each method is one or a few REST calls of venue-api.md, answers mapped to model reports. */
 export class RestGateway implements Gateway {
-  constructor(private readonly rest: VenueRestClient, private readonly now: () => number = () => 0) {}
+  constructor(private readonly rest: GatewayRest, private readonly now: () => number = () => 0) {}
 
   /** Places a spot or contract order under the request's clientOrderId. */
   async place(req: OrderRequest): Promise<OrderReport> {

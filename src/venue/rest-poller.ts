@@ -1,10 +1,10 @@
-/** A REST polling source of market data (depth, trades, klines, tickers) for when no socket is wanted: the same events, within the weight budget. */
+/** A REST polling source of market data (depth, trades, klines, tickers, funding rates) for what no socket carries or is wanted: the same events, within the weight budget. */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import { depthSnapshotEvent, tickerEvent, tradeEvent } from '../model/events.ts';
+import { depthSnapshotEvent, fundingEvent, tickerEvent, tradeEvent } from '../model/events.ts';
 import type { KlineEndpointInterval } from '../model/enums.ts';
-import type { Depth, Kline, SpotTicker24h, ContractTicker24h } from '../model/market.ts';
+import type { Depth, FundingRate, Kline, SpotTicker24h, ContractTicker24h } from '../model/market.ts';
 import type { PublicTrade } from '../model/trade.ts';
 import { ENDPOINTS } from './catalogue.ts';
 import { chargedWeight } from './endpoint.ts';
@@ -22,6 +22,7 @@ export interface MarketRestApi {
   klines(p: { symbol: string; interval: KlineEndpointInterval; limit?: number }): Promise<readonly Kline[]>;
   ticker24hr(p: { symbol: string }): Promise<SpotTicker24h>;
   contractTicker24hr(p: { symbol: string }): Promise<ContractTicker24h>;
+  fundingRate(p: { symbol?: string; state?: 'current' | 'past' }): Promise<readonly FundingRate[]>;
 }
 
 /** What to poll for one symbol, each kind at its own period. */
@@ -32,6 +33,8 @@ export interface PollPlan {
   readonly trades?: { readonly everyMs: number; readonly limit?: number };
   readonly klines?: { readonly everyMs: number; readonly interval: KlineEndpointInterval };
   readonly ticker?: { readonly everyMs: number };
+  /** A contract's current funding rate: published at the first poll and whenever the rate or its interval changes. */
+  readonly funding?: { readonly everyMs: number };
 }
 
 export interface RestPollerOptions {
@@ -46,7 +49,8 @@ export interface RestPollerOptions {
   readonly log?: Logger;
 }
 
-type Kind = 'depth' | 'trades' | 'klines' | 'ticker';
+type Kind = 'depth' | 'trades' | 'klines' | 'ticker' | 'funding';
+const KINDS: readonly Kind[] = ['depth', 'trades', 'klines', 'ticker', 'funding'];
 
 interface TradeCursor {
   time: number;
@@ -59,6 +63,8 @@ export class RestPoller {
   private readonly timers: TimerHandle[] = [];
   private readonly klines: KlineTracker;
   private readonly cursors = new Map<string, TradeCursor>();
+  /** The last funding published per symbol, as `intervalStart|rate` (one entry per planned contract). */
+  private readonly funding = new Map<string, string>();
   private readonly log: Logger;
   private running = false;
   private failures = 0;
@@ -83,7 +89,7 @@ export class RestPoller {
     if (this.running) return;
     this.running = true;
     for (const p of this.o.plans) {
-      for (const kind of ['depth', 'trades', 'klines', 'ticker'] as const) {
+      for (const kind of KINDS) {
         const every = p[kind]?.everyMs;
         if (every !== undefined) this.loop(p, kind, every);
       }
@@ -132,6 +138,17 @@ export class RestPoller {
           symbol, last: t.lastPrice, open: t.openPrice, high: t.highPrice, low: t.lowPrice, volume: t.volume,
           quoteVolume: t.quoteVolume, ts: t.time, recvTs: clock.now(),
         }));
+        return;
+      }
+      case 'funding': {
+        const list = await rest.fundingRate({ symbol, state: 'current' });
+        const f = list.find((x) => x.symbol === symbol);
+        if (!f) return;
+        const key = `${f.intervalStart}|${f.rate}`;
+        if (this.funding.get(symbol) === key) return;
+        this.funding.set(symbol, key);
+        const now = clock.now();
+        sink(fundingEvent({ symbol, rate: f.rate, intervalStart: f.intervalStart, intervalEnd: f.intervalEnd, ts: now, recvTs: now }));
         return;
       }
       default: {
@@ -197,7 +214,7 @@ export function plannedWeightPerMinute(plans: readonly PollPlan[]): number {
   for (const p of plans) {
     const contract = p.market === 'contract';
     const perMin = (everyMs: number | undefined, weight: number): number => (everyMs === undefined ? 0 : (60_000 / everyMs) * weight);
-    for (const [k, ms] of [['depth', p.depth?.everyMs], ['trades', p.trades?.everyMs], ['klines', p.klines?.everyMs], ['ticker', p.ticker?.everyMs]] as const) {
+    for (const [k, ms] of [['depth', p.depth?.everyMs], ['trades', p.trades?.everyMs], ['klines', p.klines?.everyMs], ['ticker', p.ticker?.everyMs], ['funding', p.funding?.everyMs]] as const) {
       if (ms !== undefined && !(ms >= 100)) throw new ConfigError(`poller.plans.${p.symbol}.${k}.everyMs`, `must be at least 100 ms, got ${ms}`);
     }
     const depthEp = contract ? (p.depth?.merged ? ENDPOINTS.contractDepthMerged : ENDPOINTS.contractDepth) : (p.depth?.merged ? ENDPOINTS.depthMerged : ENDPOINTS.depth);
@@ -205,6 +222,7 @@ export function plannedWeightPerMinute(plans: readonly PollPlan[]): number {
     w += perMin(p.trades?.everyMs, chargedWeight(contract ? ENDPOINTS.contractTrades : ENDPOINTS.trades));
     w += perMin(p.klines?.everyMs, chargedWeight(ENDPOINTS.klines));
     w += perMin(p.ticker?.everyMs, chargedWeight(contract ? ENDPOINTS.contractTicker24hr : ENDPOINTS.ticker24hr));
+    w += perMin(p.funding?.everyMs, chargedWeight(ENDPOINTS.fundingRate));
   }
   return w;
 }

@@ -1,7 +1,5 @@
 /** The market maker's pure parts: the book without its own orders, quote targets, when a quote is worth moving, and its own order-rate budget. */
-import { Decimal } from '../../src/core/fixed.ts';
-import type { Instrument } from '../../src/model/index.ts';
-import { toTicks, type OpenOrderView } from '../../src/strategy/index.ts';
+import { Decimal, toTicks, type Instrument, type OpenOrderView } from 'bhtrade';
 
 /** A book side as the depth events carry it: [price, quantity] strings, best first. */
 export type Levels = readonly (readonly [string, string])[];

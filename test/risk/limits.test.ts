@@ -1,6 +1,6 @@
 // Exposure limits per symbol: price band around last or mark, open orders, position and notional caps, and the prices they need.
 import { describe, expect, it } from 'vitest';
-import { renderDenial, RiskGate, type GateResult } from '../../src/risk/index.ts';
+import { renderDenial, RiskGate, runRiskConfigSchema, type GateResult } from '../../src/risk/index.ts';
 import { contract, INSTRUMENTS, LIN, REV, snapshot, spot } from './fixtures.ts';
 
 function line(r: GateResult): string {
@@ -23,6 +23,42 @@ describe('PRICE_BAND', () => {
     // 3150.004 is a buy: rounded down to 3150.00, inside the band.
     expect(line(gate.check(spot({ price: '3150.004' }), snapshot()))).toBe('ok');
     expect(line(gate.check(spot(), snapshot({ prices: {} })))).toBe('NO_PRICE: symbol=ETHUSDT need=last for=PRICE_BAND');
+  });
+});
+
+describe('the default fat-finger band of a run config', () => {
+  const withBtc = (): ReturnType<typeof snapshot> => snapshot({ spot: { USDT: { free: '1000000', locked: '0' }, BTC: { free: '1', locked: '0' } } });
+  it('is on for every symbol of a config that names no band: a sell at a stray bid a third under the market is denied', () => {
+    const gate = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({}) });
+    expect(line(gate.check(spot({ symbol: 'BTCUSDT', side: 'SELL', price: '20000', quantity: '0.001' }), withBtc()))).toBe(
+      'PRICE_BAND: price=20000 ref=last refPrice=30000 bandPct=10 low=27000 high=33000',
+    );
+    expect(line(gate.check(spot({ symbol: 'BTCUSDT', side: 'SELL', price: '29990', quantity: '0.001' }), withBtc()))).toBe('ok');
+  });
+
+  it('bands spot around the book\'s mid until the first trade, and says NO_PRICE with neither', () => {
+    const gate = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({}) });
+    const noTrade = (prices: Record<string, { mid?: string }>) => snapshot({ prices });
+    expect(line(gate.check(spot({ price: '2000' }), noTrade({ ETHUSDT: { mid: '3000.005' } })))).toBe(
+      'PRICE_BAND: price=2000 ref=mid refPrice=3000.005 bandPct=10 low=2700.0045 high=3300.0055',
+    );
+    expect(line(gate.check(spot({ price: '2999' }), noTrade({ ETHUSDT: { mid: '3000.005' } })))).toBe('ok');
+    expect(line(gate.check(spot({ price: '2999' }), noTrade({})))).toBe('NO_PRICE: symbol=ETHUSDT need=last for=PRICE_BAND');
+  });
+
+  it('bands contracts around their mark, and stays on when defaults name other limits', () => {
+    const gate = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({ defaults: { maxOpenOrders: 5 } }) });
+    expect(line(gate.check(contract({ price: '7200' }), snapshot()))).toBe(
+      'PRICE_BAND: price=7200 ref=mark refPrice=8010 bandPct=10 low=7209 high=8811',
+    );
+  });
+
+  it('is turned off with priceBandPct: off, for every symbol or one', () => {
+    const off = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({ defaults: { priceBandPct: 'off' } }) });
+    expect(line(off.check(spot({ symbol: 'BTCUSDT', side: 'SELL', price: '20000', quantity: '0.001' }), withBtc()))).toBe('ok');
+    const one = new RiskGate({ instruments: INSTRUMENTS, config: runRiskConfigSchema.parse({ symbols: { BTCUSDT: { priceBandPct: 'off' } } }) });
+    expect(line(one.check(spot({ symbol: 'BTCUSDT', side: 'SELL', price: '20000', quantity: '0.001' }), withBtc()))).toBe('ok');
+    expect(line(one.check(spot({ price: '2000' }), snapshot()))).toMatch(/^PRICE_BAND: /);
   });
 });
 

@@ -9,7 +9,7 @@ import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, Po
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 import { applyOverlays, balanceKey, isNewer, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
-import { sidePnl } from './pnl.ts';
+import { positionValue, sidePnl } from './pnl.ts';
 import type { AccountKind } from '../../model/index.ts';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +18,8 @@ const DAY_MS = 86_400_000;
 export interface PortfolioView {
   readonly spot: Readonly<Record<string, Holding>>;
   readonly contract: AccountState['contract'];
-  readonly positions: readonly (ContractPosition & { readonly unrealizedPnl: string | undefined })[];
+  /** Each contract position with its unrealized PnL and its value (in the margin token), both at the mark (else the last price); undefined without a price. */
+  readonly positions: readonly (ContractPosition & { readonly unrealizedPnl: string | undefined; readonly value: string | undefined })[];
   readonly inventory: readonly { symbol: string; qty: string; avgPrice: string; unrealizedPnl: string | undefined }[];
   /** Realized PnL by symbol (fees included). */
   readonly realized: Readonly<Record<string, string>>;
@@ -116,7 +117,7 @@ export class Portfolio {
   /** Sets the last and/or mark price of a symbol (unrealized PnL, the risk gate's price band and margin). */
   setPrice(symbol: string, p: SymbolPrices): void {
     const old = this.prices.get(symbol) ?? {};
-    this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark });
+    this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark, mid: p.mid ?? old.mid });
   }
 
   /** Returns balances, positions, inventory and PnL. */
@@ -125,7 +126,7 @@ export class Portfolio {
     return {
       spot: s.spot,
       contract: s.contract,
-      positions: Object.values(s.positions).sort(byKey).map((p) => ({ ...p, unrealizedPnl: this.unrealized(p.symbol, p.side, p.qty, p.avgPrice) })),
+      positions: Object.values(s.positions).sort(byKey).map((p) => ({ ...p, unrealizedPnl: this.unrealized(p.symbol, p.side, p.qty, p.avgPrice), value: this.value(p.symbol, p.qty) })),
       inventory: Object.values(s.inventory).filter((i) => compareDecimal(i.qty, '0') !== 0).sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map((i) => ({
         ...i,
         unrealizedPnl: compareDecimal(i.qty, '0') > 0
@@ -171,10 +172,23 @@ export class Portfolio {
 
   private unrealized(symbol: string, side: 'LONG' | 'SHORT', qty: string, avg: string): string | undefined {
     const inst = this.instruments.get(symbol);
-    const p = this.prices.get(symbol);
-    const ref = inst?.kind === 'spot' ? p?.last : p?.mark ?? p?.last;
+    const ref = this.valuationPrice(symbol);
     if (inst === undefined || ref === undefined || compareDecimal(avg, '0') === 0) return undefined;
     return sidePnl(inst.kind, side, new Decimal(qty), new Decimal(avg), new Decimal(ref), new Decimal(inst.multiplier)).toFixed();
+  }
+
+  /** Returns a contract position's value at the mark (else the last price), as the venue's positions endpoint figures positionValue. */
+  private value(symbol: string, qty: string): string | undefined {
+    const inst = this.instruments.get(symbol);
+    const ref = this.valuationPrice(symbol);
+    if (inst === undefined || ref === undefined || compareDecimal(ref, '0') <= 0) return undefined;
+    return positionValue(inst.kind, new Decimal(qty), new Decimal(ref), new Decimal(inst.multiplier)).toFixed();
+  }
+
+  /** Returns the price positions are valued at: the last price for spot, the mark (else the last price) for contracts. */
+  private valuationPrice(symbol: string): string | undefined {
+    const p = this.prices.get(symbol);
+    return this.instruments.get(symbol)?.kind === 'spot' ? p?.last : p?.mark ?? p?.last;
   }
 
   private recompute(): void {

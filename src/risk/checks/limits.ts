@@ -13,24 +13,37 @@ import {
   valuePrice,
   type CheckContext,
 } from '../terms.ts';
-import type { CheckResult, PlaceIntent } from '../types.ts';
+import type { Instrument } from '../../model/index.ts';
+import type { CheckResult, PlaceIntent, SymbolPrices } from '../types.ts';
 
 const HUNDRED = dec('100');
 
-/** Returns the order when its limit price lies within ±priceBandPct % of the last (or mark) price, else PRICE_BAND. Market-priced orders have the venue's own band. */
+/**
+ * Returns the order when its limit price lies within ±priceBandPct % of the reference price, else
+ * PRICE_BAND. The reference is the last trade for spot (the book's mid until the first trade) and the
+ * mark for contracts (a contract's last trade until its first mark), unless priceBandRef names one. Market-priced orders have the venue's own band.
+ */
 export function checkPriceBand(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
-  const { priceBandPct, priceBandRef = 'last' } = symbolLimits(ctx.config, order.symbol);
+  const { priceBandPct, priceBandRef } = symbolLimits(ctx.config, order.symbol);
   const limit = limitPriceOf(order);
-  if (priceBandPct === undefined || limit === undefined) return pass(order);
-  const refText = ctx.snapshot.prices[order.symbol]?.[priceBandRef];
-  if (refText === undefined) return deny('NO_PRICE', { symbol: order.symbol, need: priceBandRef, for: 'PRICE_BAND' });
-  const ref = dec(refText);
+  if (priceBandPct === undefined || priceBandPct === 'off' || limit === undefined) return pass(order);
+  const prices = ctx.snapshot.prices[order.symbol];
+  const ref = priceBandRef ?? defaultRef(ctx.instrument.kind, prices);
+  const refText = prices?.[ref];
+  if (refText === undefined) return deny('NO_PRICE', { symbol: order.symbol, need: ref, for: 'PRICE_BAND' });
+  const refPrice = dec(refText);
   const pct = dec(priceBandPct);
-  const low = ref.mul(HUNDRED.sub(pct)).div(HUNDRED);
-  const high = ref.mul(HUNDRED.add(pct)).div(HUNDRED);
+  const low = refPrice.mul(HUNDRED.sub(pct)).div(HUNDRED);
+  const high = refPrice.mul(HUNDRED.add(pct)).div(HUNDRED);
   const price = dec(limit);
   if (price.gte(low) && price.lte(high)) return pass(order);
-  return deny('PRICE_BAND', { price: show(price), ref: priceBandRef, refPrice: show(ref), bandPct: show(pct), low: show(low), high: show(high) });
+  return deny('PRICE_BAND', { price: show(price), ref, refPrice: show(refPrice), bandPct: show(pct), low: show(low), high: show(high) });
+}
+
+// Contracts band around the mark once known; spot around the last trade, or the book's mid before the first trade.
+function defaultRef(kind: Instrument['kind'], prices: SymbolPrices | undefined): 'last' | 'mark' | 'mid' {
+  if (kind !== 'spot') return prices?.mark !== undefined ? 'mark' : 'last';
+  return prices?.last === undefined && prices?.mid !== undefined ? 'mid' : 'last';
 }
 
 /** Returns the order when the symbol's open orders (all strategies), with this one, stay within maxOpenOrders; a replace does not add one. */

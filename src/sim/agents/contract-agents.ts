@@ -4,7 +4,7 @@ import { VenueError } from '../../core/errors.ts';
 import type { Rng } from '../../core/random.ts';
 import type { AgentsConfig } from '../engine/config.ts';
 import type { SimInstrument } from '../engine/instruments.ts';
-import { decimalUnits } from '../engine/units.ts';
+import { decimalUnits, nearestUnits } from '../engine/units.ts';
 import type { SimVenue } from '../engine/venue.ts';
 import { toAmount } from '../ledger/amount.ts';
 import { ReferencePrice } from './reference.ts';
@@ -19,7 +19,9 @@ interface Quoted {
 /**
  * The contract side of the market agents. Each index symbol has one reference process (in the ticks of
  * its first contract); every quote beat steps it, sets it as the venue's index (so marks, EDP, funding
- * and liquidations follow it), then the provider replaces its LIMIT_MAKER quotes around it. The provider
+ * and liquidations follow it), then the provider replaces its LIMIT_MAKER quotes around it, each
+ * contract in its own ticks (the index price carried to the nearest tick of the contract, so a linear
+ * swap with a coarser tick than the inverse contract is quoted at the same price, not at a multiple). The provider
  * and the taker close what they hold before opening the other way, so their margin stays bounded.
  * Users saved by an earlier run are taken over like the spot agents' (MarketAgents): not funded again,
  * references from the venue's index, old orders cancelled at start.
@@ -28,7 +30,7 @@ export class ContractAgents {
   private beatTimer: TimerHandle | undefined;
   private takeTimer: TimerHandle | undefined;
   private readonly quoted: Quoted[] = [];
-  private readonly refs = new Map<string, { ref: ReferencePrice; inst: SimInstrument }>();
+  private readonly refs = new Map<string, { ref: ReferencePrice; inst: SimInstrument; price: string }>();
   readonly makerAccount: string;
   readonly takerAccount: string;
   /** True when these agents took over users saved by an earlier run. */
@@ -62,7 +64,8 @@ export class ContractAgents {
         if (ticks <= 0) throw new Error(`agents: referencePrice of ${index} must be a positive multiple of ${inst.tick.text}`);
         const saved = this.tookOver ? venue.indexPrices(index).index[index] : undefined;
         const savedTicks = saved === undefined ? -1 : decimalUnits(saved, inst.tick);
-        this.refs.set(index, { ref: new ReferencePrice(rng, savedTicks > 0 ? savedTicks : ticks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), inst });
+        const startTicks = savedTicks > 0 ? savedTicks : ticks;
+        this.refs.set(index, { ref: new ReferencePrice(rng, startTicks, cfg.volatility ?? 0.0005, cfg.meanReversion ?? 0.02), inst, price: inst.priceText(startTicks) });
       }
       this.quoted.push({ inst, index, orders: [] });
     }
@@ -90,7 +93,10 @@ export class ContractAgents {
 
   /** Steps every index, publishes it, and requotes every contract. */
   private beat(): void {
-    for (const [index, r] of this.refs) this.venue.setIndexPrice(index, r.inst.priceText(r.ref.step()));
+    for (const [index, r] of this.refs) {
+      r.price = r.inst.priceText(r.ref.step());
+      this.venue.setIndexPrice(index, r.price);
+    }
     for (const q of this.quoted) this.requote(q);
   }
 
@@ -100,9 +106,14 @@ export class ContractAgents {
     return p ? decimalUnits(p.available, inst.step) : 0;
   }
 
+  /** Returns the reference price of a contract's index in the contract's own ticks. */
+  private referenceTicks(q: Quoted): number {
+    return nearestUnits(this.refs.get(q.index)!.price, q.inst.tick);
+  }
+
   private requote(q: Quoted): void {
     for (const orderId of q.orders.splice(0)) this.quietly(() => this.venue.cancelContractOrder(this.makerAccount, { orderId }));
-    const mid = this.refs.get(q.index)!.ref.ticks();
+    const mid = this.referenceTicks(q);
     const levels = this.cfg.levels ?? 5;
     const spread = this.cfg.spreadTicks ?? 2;
     const gap = this.cfg.levelGapTicks ?? 1;
@@ -131,7 +142,7 @@ export class ContractAgents {
       const q = this.rng.pick(this.quoted);
       const lots = q.inst.minQty * this.rng.int(1, 20);
       const buy = this.rng.chance(0.5);
-      const ref = this.refs.get(q.index)!.ref.ticks();
+      const ref = this.referenceTicks(q);
       const close = this.availableLots(this.takerAccount, q.inst, buy ? 'SHORT' : 'LONG') >= lots;
       const side = buy ? (close ? 'BUY_CLOSE' : 'BUY_OPEN') : close ? 'SELL_CLOSE' : 'SELL_OPEN';
       const ticks = buy ? ref + 10 : Math.max(q.inst.minPrice, ref - 10);

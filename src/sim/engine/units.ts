@@ -105,6 +105,18 @@ function slowUnits(s: string, u: Unit): number {
   return q > 9007199254740991n ? TOO_LARGE : Number(q);
 }
 
+/** Returns the whole number of units nearest to the positive decimal string `s` (halves round up): a price carried into a coarser tick. */
+export function nearestUnits(s: string, u: Unit): number {
+  const exact = decimalUnits(s, u);
+  if (exact >= 0) return exact;
+  const scale = Math.max(u.scale, scaleOf(s, 'value'));
+  const num = parseScaled(s, scale, 'value');
+  const den = parseScaled(u.text, scale, 'unit');
+  const q = (2n * num + den) / (2n * den);
+  if (q > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${s} is too large for units of ${u.text}`);
+  return Number(q);
+}
+
 /** Returns the decimal string of `units` whole units, trailing zeros stripped. */
 export function unitsText(units: number, u: Unit): string {
   if (units === 0) return '0';

@@ -88,6 +88,11 @@ export class SimVenue extends VenueAccounts {
     return myTrades(this.core, accountId, 'spot', q).map(spotTradeView);
   }
 
+  /** Returns a type-1 account's balances as the spot account endpoint answers them (free and locked per asset). */
+  spotAccount(accountId: AccountId): { balances: { asset: string; free: string; locked: string }[] } {
+    return { balances: this.ledger.balances(accountId).map((b) => ({ asset: b.asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) })) };
+  }
+
   // ---- contract trading ------------------------------------------------------------------------------
 
   /** Places a contract order for a type-3 account; returns the order. */

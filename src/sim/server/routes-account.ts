@@ -52,10 +52,7 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
   return [
     {
       method: 'GET', path: 'main:account', security: 'USER_DATA', weight: 5,
-      handle: (x) => ({
-        canTrade: true, canWithdraw: true, canDeposit: true, updateTime: String(x.now),
-        balances: ledger.balances(spotAccount(x)).map((b) => ({ asset: b.asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) })),
-      }),
+      handle: (x) => ({ canTrade: true, canWithdraw: true, canDeposit: true, updateTime: String(x.now), ...venue.spotAccount(spotAccount(x)) }),
     },
     {
       method: 'GET', path: 'contract:account', security: 'USER_DATA', weight: 5,

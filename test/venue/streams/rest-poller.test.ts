@@ -47,6 +47,23 @@ describe('REST polling source against the simulated venue', () => {
     expect(poller.failed).toBe(0);
   });
 
+  it('publishes a contract\'s funding rate at the first poll, then only when the rate or its interval changes', async () => {
+    v = await startVenueOnClock();
+    const venue = v;
+    const rec = new Recorder();
+    poller = new RestPoller({ rest: venue.maker, clock: venue.clock, sink: rec.sink, plans: [{ symbol: 'BTC-PERP-REV', market: 'contract', funding: { everyMs: 60_000 } }] });
+    poller.start();
+    const first = await until(venue.clock, 'first funding', () => rec.of('funding')[0]);
+    // config/venue.yaml pays BTC-PERP-REV a fixed 0.0001 per 8-hour interval.
+    expect(first).toMatchObject({ symbol: 'BTC-PERP-REV', rate: '0.0001', intervalEnd: first.intervalStart + 8 * 3_600_000 });
+    await until(venue.clock, 'five more polls', () => venue.clock.now() >= T0 + 5 * 60_000, { stepMs: 10_000, maxMs: 10 * 60_000 });
+    expect(rec.of('funding')).toHaveLength(1);
+    // The next interval: the same rate, a new interval, one more event.
+    const next = await until(venue.clock, 'the next interval', () => rec.of('funding')[1], { stepMs: 60_000, maxMs: 9 * 3_600_000 });
+    expect(next).toMatchObject({ symbol: 'BTC-PERP-REV', rate: '0.0001', intervalStart: first.intervalEnd });
+    expect(poller.failed).toBe(0);
+  });
+
   it('refuses plans that would use more than its share of the weight budget, naming the numbers', () => {
     const rec = new Recorder();
     const plans: PollPlan[] = ['BTCUSDT', 'ETHUSDT', 'ETHBTC'].map((symbol) => ({ symbol, depth: { everyMs: 200 }, trades: { everyMs: 200 } }));

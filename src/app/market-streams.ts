@@ -1,0 +1,64 @@
+/** Subscribes what the strategies declared: books, trades, klines and tickers on the market socket, a contract's index, and funding rates by REST polling (the socket has no funding topic). */
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import type { Instrument } from '../model/index.ts';
+import type { StrategyStreams } from '../strategy/index.ts';
+import type { MarketTopic, MarketWsClient } from '../venue/market-ws.ts';
+import { RestPoller, type MarketRestApi } from '../venue/rest-poller.ts';
+import type { EventSink } from '../venue/ws-connection.ts';
+
+/** How often a contract's current funding rate is read (its endpoint costs no request weight); the first read is at start. */
+export const FUNDING_POLL_MS = 60_000;
+
+/**
+ * Returns the socket topics each symbol needs: a book snapshot topic (`depth` for spot, the faster
+ * `mergedDepth` for contracts) or `diffDepth` for diffs, `trade`, `kline_<interval>`, `realtimes`,
+ * and `index` on the index symbol of each contract whose strategy wants it.
+ */
+export function marketTopics(all: readonly StrategyStreams[], instruments: ReadonlyMap<string, Instrument>): Map<MarketTopic, Set<string>> {
+  const out = new Map<MarketTopic, Set<string>>();
+  const add = (topic: MarketTopic, symbol: string): void => {
+    let set = out.get(topic);
+    if (!set) out.set(topic, (set = new Set()));
+    set.add(symbol);
+  };
+  for (const { symbols, streams: s } of all) {
+    for (const symbol of symbols) {
+      const inst = instruments.get(symbol);
+      const contract = inst !== undefined && inst.kind !== 'spot';
+      if (s.depth === 'snapshot') add(contract ? 'mergedDepth' : 'depth', symbol);
+      if (s.depth === 'diff') add('diffDepth', symbol);
+      if (s.trades) add('trade', symbol);
+      for (const iv of s.klines) add(`kline_${iv}`, symbol);
+      if (s.ticker) add('realtimes', symbol);
+      if (contract && s.index && inst.index !== undefined) add('index', inst.index);
+    }
+  }
+  return out;
+}
+
+/** Returns the contracts whose funding rate some strategy wants. */
+export function fundingSymbols(all: readonly StrategyStreams[], instruments: ReadonlyMap<string, Instrument>): string[] {
+  const out = new Set<string>();
+  for (const { symbols, streams } of all) {
+    if (!streams.funding) continue;
+    for (const s of symbols) if (instruments.get(s)?.kind !== 'spot' && instruments.has(s)) out.add(s);
+  }
+  return [...out];
+}
+
+/** Subscribes every topic on the socket; returns the funding poller (started), or undefined when no strategy asked for funding. */
+export function subscribeStreams(
+  o: { market: MarketWsClient; rest: MarketRestApi; clock: Clock; sink: EventSink; log: Logger; instruments: ReadonlyMap<string, Instrument> },
+  all: readonly StrategyStreams[],
+): RestPoller | undefined {
+  for (const [topic, symbols] of marketTopics(all, o.instruments)) o.market.subscribe([...symbols], topic);
+  const funding = fundingSymbols(all, o.instruments);
+  if (funding.length === 0) return undefined;
+  const poller = new RestPoller({
+    rest: o.rest, clock: o.clock, sink: o.sink, log: o.log,
+    plans: funding.map((symbol) => ({ symbol, market: 'contract' as const, funding: { everyMs: FUNDING_POLL_MS } })),
+  });
+  poller.start();
+  return poller;
+}

@@ -99,7 +99,7 @@ export class EngineBackend implements Backend {
       this.journal = new Journal(journalPath, lastSeq, j.fsync, j.fsyncEveryMs, clock);
       // The journal's base: what was replayed and what start-up funded is in the state file before any entry is written.
       this.save();
-      this.venue = journaled(engine, this.journal);
+      this.venue = journaled(engine, this.journal, j.maxEntries, () => this.saveQuietly());
     }
     const src = engineMarketSource(this.venue, c);
     const ms = c.server.marketStream;

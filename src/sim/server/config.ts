@@ -132,7 +132,9 @@ const serverSchema = z.strictObject({
     /** always: fsync each entry; interval: at most every fsyncEveryMs; never: leave it to the OS. A killed process loses nothing in any mode; a power cut may lose up to the interval. */
     fsync: z.enum(['always', 'interval', 'never']).default('interval'),
     fsyncEveryMs: z.number().int().min(1).default(200),
-  }).default({ fsync: 'interval', fsyncEveryMs: 200 }),
+    /** The journal is compacted into the state file when it holds this many entries, whatever stateEveryMs says. */
+    maxEntries: z.number().int().min(10).default(100_000),
+  }).default({ fsync: 'interval', fsyncEveryMs: 200, maxEntries: 100_000 }),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
   /** The largest recvWindow a signed request may ask for (-1130 above it). */
   maxRecvWindowMs: z.number().int().min(1000).max(3_600_000).default(60_000),

@@ -42,6 +42,8 @@ function decode(_k: string, v: unknown): unknown {
 export class Journal {
   private readonly fd: number;
   private lastSync: number;
+  /** Entries written since the last reset. */
+  private written = 0;
 
   constructor(readonly path: string, private seq: number, private readonly policy: FsyncPolicy, private readonly fsyncEveryMs: number, private readonly clock: Clock) {
     mkdirSync(dirname(path), { recursive: true });
@@ -78,12 +80,19 @@ export class Journal {
     const line = `${JSON.stringify({ seq: this.seq + 1, t: now, op, args }, encode)}\n`;
     writeSync(this.fd, line);
     this.seq += 1;
+    this.written += 1;
     if (this.policy === 'always' || (this.policy === 'interval' && now - this.lastSync >= this.fsyncEveryMs)) this.sync(now);
+  }
+
+  /** Returns how many entries the file holds (since the last reset). */
+  get size(): number {
+    return this.written;
   }
 
   /** Empties the file once a snapshot holds every entry (the snapshot names the last seq it holds, so a crash before this is harmless). */
   reset(): void {
     ftruncateSync(this.fd, 0);
+    this.written = 0;
     if (this.policy !== 'never') this.sync(this.clock.now());
   }
 
@@ -98,8 +107,13 @@ export class Journal {
   }
 }
 
-/** Returns `venue` seen through the journal: each state-changing call is appended before it runs (so events never go out ahead of it). */
-export function journaled(venue: SimVenue, journal: Journal): SimVenue {
+/**
+ * Returns `venue` seen through the journal: each state-changing call is appended before it runs (so
+ * events never go out ahead of it). `onFull` is called (after the call, never inside it) once the
+ * journal holds `maxEntries`: the owner compacts it into a snapshot, so the file stays bounded.
+ */
+export function journaled(venue: SimVenue, journal: Journal, maxEntries = Infinity, onFull: () => void = () => undefined): SimVenue {
+  let compacting = false;
   return new Proxy(venue, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown;
@@ -108,7 +122,18 @@ export function journaled(venue: SimVenue, journal: Journal): SimVenue {
       if (typeof prop === 'string' && OPS.has(prop)) {
         return (...args: unknown[]) => {
           journal.append(prop as JournaledOp, args);
-          return fn.apply(target, args);
+          try {
+            return fn.apply(target, args);
+          } finally {
+            if (journal.size >= maxEntries && !compacting) {
+              compacting = true;
+              // After the whole operation (an agent's or a request's several calls), never in the middle of one.
+              queueMicrotask(() => {
+                compacting = false;
+                onFull();
+              });
+            }
+          }
         };
       }
       return fn.bind(target);

@@ -9,7 +9,8 @@ import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { LiveClock } from '../../../src/core/clock.ts';
 import { Journal } from '../../../src/sim/server/journal.ts';
 import { VenueRestClient } from '../../../src/venue/rest-client.ts';
-import { KEY, SECRET } from './helpers.ts';
+import { StateFile } from '../../../src/sim/server/state-file.ts';
+import { KEY, SECRET, startTest, testConfig } from './helpers.ts';
 
 const running: ChildProcessWithoutNullStreams[] = [];
 const dirs: string[] = [];
@@ -84,5 +85,33 @@ describe('Journal.read', () => {
     const back = Journal.read(path);
     expect(back.map((e) => [e.seq, e.op])).toEqual([[8, 'deposit'], [9, 'transfer']]);
     expect((back[1]!.args[1] as { amount: bigint }).amount).toBe(10n ** 18n);
+  });
+});
+
+describe('journal compaction', () => {
+  it('keeps the journal under journal.maxEntries by writing the state file, which then names the last entry it holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'venue-journal-'));
+    dirs.push(dir);
+    const stateFile = join(dir, 'state.json');
+    const base = testConfig().server;
+    const t = await startTest({ server: { ...base, stateFile, stateEveryMs: 3_600_000, journal: { ...base.journal, maxEntries: 10 } } });
+    try {
+      const engine = t.venue.backend.venue;
+      const account = engine.accountOf(engine.user('demo'), 1, 0);
+      let most = 0;
+      for (let i = 0; i < 45; i++) {
+        engine.newSpotOrder(account, { symbol: 'ETHBTC', side: 'SELL', type: 'LIMIT', quantity: '0.1', price: (0.07 + i * 0.001).toFixed(3) });
+        await Promise.resolve();
+        most = Math.max(most, Journal.read(`${stateFile}.journal`).length);
+      }
+      expect(most).toBeLessThanOrEqual(10);
+      const saved = new StateFile(stateFile).loadSaved()!;
+      const left = Journal.read(`${stateFile}.journal`);
+      // Every entry is in the state file or still in the journal, none in both.
+      expect(saved.journalSeq + left.length).toBe(45);
+      expect(left.every((e) => e.seq > saved.journalSeq)).toBe(true);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -114,13 +114,17 @@ export class Journal {
  */
 export function journaled(venue: SimVenue, journal: Journal, maxEntries = Infinity, onFull: () => void = () => undefined): SimVenue {
   let compacting = false;
+  // One wrapper per method, made on first use: the hot path allocates nothing per call.
+  const wrappers = new Map<PropertyKey, unknown>();
   return new Proxy(venue, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
+      const known = wrappers.get(prop);
+      if (known !== undefined) return known;
       const fn = v as (...a: unknown[]) => unknown;
-      if (typeof prop === 'string' && OPS.has(prop)) {
-        return (...args: unknown[]) => {
+      const wrapper = typeof prop === 'string' && OPS.has(prop)
+        ? (...args: unknown[]) => {
           journal.append(prop as JournaledOp, args);
           try {
             return fn.apply(target, args);
@@ -134,9 +138,10 @@ export function journaled(venue: SimVenue, journal: Journal, maxEntries = Infini
               });
             }
           }
-        };
-      }
-      return fn.bind(target);
+        }
+        : fn.bind(target);
+      wrappers.set(prop, wrapper);
+      return wrapper;
     },
   });
 }

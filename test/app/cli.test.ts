@@ -1,9 +1,12 @@
-// `bhtrade run` as a user meets it: a malformed config names the bad key and exits 2; `npm start -- --duration` trades, prints status lines and exits 0 by itself; SIGINT stops it gracefully.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `bhtrade run` as a user meets it: a malformed config names the bad key and exits 2; `npm start -- --duration` prints status lines and exits 0 by itself; its quotes fill when another account takes them; SIGINT stops it gracefully.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { LiveClock } from '../../src/core/clock.ts';
+import { VenueRestClient } from '../../src/venue/rest-client.ts';
 import { ROOT } from './scenario.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bhtrade-cli-'));
@@ -13,13 +16,56 @@ const BIN = join(ROOT, 'bin/bhtrade.js');
 const env = { ...process.env, BH_API_KEY: undefined, NODE_ENV: 'test' } as NodeJS.ProcessEnv;
 
 function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [BIN, 'run', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...env, ...extraEnv }, timeout: 30_000 });
+  return spawnSync(process.execPath, [BIN, 'run', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...env, ...extraEnv }, timeout: 100_000 });
 }
 
 function configFile(name: string, text: string): string {
   const f = join(tmp, name);
   writeFileSync(f, text);
   return f;
+}
+
+/** The second account's key pair: made up for this test (64 letters or digits), known only to its temporary venue config. */
+const OTHER = { apiKey: 'OtherTraderKey000000000000000000000000000000000000000000000000a1', secret: 'other-trader-secret-for-the-cli-test' };
+
+/** The JSON log lines of a child, and a way to wait for the next one that matches (an event, never a time). */
+class LogLines {
+  readonly lines: Record<string, unknown>[] = [];
+  readonly exited: Promise<number | null>;
+  private waiters: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void; from: number }[] = [];
+  private buf = '';
+  private err = '';
+
+  constructor(child: ChildProcess) {
+    child.stdout!.on('data', (b: Buffer) => {
+      this.buf += b.toString();
+      const parts = this.buf.split('\n');
+      this.buf = parts.pop()!;
+      for (const p of parts) if (p.startsWith('{')) this.lines.push(JSON.parse(p) as Record<string, unknown>);
+      this.check();
+    });
+    child.stderr!.on('data', (b: Buffer) => { this.err += b.toString(); });
+    this.exited = new Promise((resolve) => child.on('exit', (c) => {
+      resolve(c);
+      for (const w of this.waiters.splice(0)) w.resolve({ msg: `exited with ${c} first: ${this.err}` });
+    }));
+  }
+
+  /** Resolves with the first line from now on that matches. */
+  next(pred: (l: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      this.waiters.push({ pred, resolve, from: this.lines.length });
+      this.check();
+    });
+  }
+
+  private check(): void {
+    this.waiters = this.waiters.filter((w) => {
+      const hit = this.lines.slice(w.from).find(w.pred);
+      if (hit) w.resolve(hit);
+      return hit === undefined;
+    });
+  }
 }
 
 const GOOD_STRATEGY = `strategies:\n  - id: mm\n    use: ${join(ROOT, 'strategies/market-maker.ts')}\n    symbols: [BTCUSDT]\n`;
@@ -51,7 +97,7 @@ describe('bhtrade run: config errors exit 2 naming the bad key', () => {
 });
 
 describe('npm start', () => {
-  it('trades on the embedded venue (a fill within the run), prints status lines and exits 0 by itself with --duration', async () => {
+  it('runs on the embedded venue, prints status lines and exits 0 by itself with --duration', async () => {
     const child = spawn('npm', ['start', '--silent', '--', '--duration', '8s'], { cwd: ROOT, env });
     let out = '';
     child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
@@ -59,17 +105,45 @@ describe('npm start', () => {
     expect(code).toBe(0);
     const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
     const status = lines.filter((l) => l.msg.startsWith('status mm['));
+    // One on the 5 s status timer (set up before the 8 s duration's), one on stopping.
     expect(status.length).toBeGreaterThanOrEqual(2);
     expect(lines.some((l) => l.msg === 'running')).toBe(true);
     expect(lines.at(-1)?.msg).toBe('stopped');
     expect(status.at(-1)?.msg).toMatch(/^status mm\[stopped\] orders=0 pos=[+-]?[\d.]+ BTC pnl=/);
-    // The venue's noise takers reach the maker's quotes within seconds: at least one fill, and it shows in the position or the PnL.
-    const fills = lines.filter((l) => l.msg === 'quote filled');
-    expect(fills.length, out).toBeGreaterThan(0);
-    expect(status.some((l) => !/ pos=0 BTC pnl=0$/.test(l.msg)), status.map((l) => l.msg).join('\n')).toBe(true);
     // It re-quotes within its budget: no denial from the risk gate.
     expect(lines.filter((l) => l.msg.startsWith('denied'))).toEqual([]);
-  }, 60_000);
+  });
+
+  it('trades: another account of the embedded venue takes its bid, the fill shows in the log and the status line', async () => {
+    // The shipped configs, with the venue's agents off and a second keyed account that makes the market and takes the quote.
+    const venue = parseYaml(readFileSync(join(ROOT, 'config/venue.yaml'), 'utf8')) as Record<string, unknown> & { accounts: unknown[] };
+    const venueFile = configFile('venue-other.yaml', toYaml({ ...venue, agents: [], accounts: [...venue.accounts, { name: 'other', keys: [OTHER], balances: { spot: { USDT: '1000000', BTC: '100' } } }] }));
+    const run = parseYaml(readFileSync(join(ROOT, 'config/default.yaml'), 'utf8')) as Record<string, unknown> & { strategies: Record<string, unknown>[] };
+    const runFile = configFile('run-other.yaml', toYaml({ ...run, embedded: { config: venueFile, account: 'demo' }, strategies: [{ ...run.strategies[0], use: join(ROOT, 'strategies/market-maker.ts') }], status: { every: '1s' } }));
+    const child = spawn(process.execPath, [BIN, 'run', runFile], { cwd: ROOT, env });
+    const log = new LogLines(child);
+    let rest: VenueRestClient | undefined;
+    try {
+      const running = await log.next((l) => l['msg'] === 'running');
+      rest = new VenueRestClient({ baseUrl: String(running['venue']).replace(/^embedded /, ''), apiKey: OTHER.apiKey, secret: OTHER.secret, clock: new LiveClock() });
+      await rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '29999.00' });
+      await rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '30001.00' });
+      await log.next((l) => /^status mm\[running\] orders=2 /.test(String(l['msg'])));
+      const [price, qty] = (await rest.depth({ symbol: 'BTCUSDT' })).bids[0]!;
+      expect(price).not.toBe('29999.00');
+      await rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', quantity: qty, price });
+      const filled = await log.next((l) => l['msg'] === 'quote filled');
+      expect(filled).toMatchObject({ side: 'BUY', price, qty });
+      await log.next((l) => /^status mm\[running\] .*pos=\+0\.002 BTC/.test(String(l['msg'])));
+      child.kill('SIGINT');
+      expect(await log.exited).toBe(0);
+      expect(log.lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
+      expect(log.lines.findLast((l) => String(l['msg']).startsWith('status mm['))?.['msg']).toMatch(/^status mm\[stopped\] orders=0 pos=\+0\.002 BTC/);
+    } finally {
+      await rest?.close();
+      child.kill('SIGKILL');
+    }
+  });
 
   it('stops gracefully on SIGINT, cancelling its orders, and exits 0', async () => {
     const child = spawn(process.execPath, [BIN, 'run', 'config/default.yaml'], { cwd: ROOT, env });
@@ -87,5 +161,5 @@ describe('npm start', () => {
     expect(out).toContain('"msg":"stopped"');
     // stop.cancelAll is on in config/default.yaml: the last status line counts no open order.
     expect(out).toMatch(/"msg":"status mm\[stopped\] orders=0 /);
-  }, 60_000);
+  });
 });

@@ -1,20 +1,6 @@
-// Each example strategy trades on the simulated venue's server over loopback and ends with orders, balances and positions equal to the venue's.
+// Each example strategy trades on the simulated venue's server over loopback (its market made by another account) and ends with orders, balances and positions equal to the venue's.
 import { describe, expect, it } from 'vitest';
-import { settleAndCompare, startStrategy } from './scenario.ts';
-import type { RunningApp } from '../../src/app/run.ts';
-
-/** Resolves after `n` fills of the bot's own orders have been reported on the bus, or rejects after `ms`. */
-function fills(app: RunningApp, n: number, ms: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = 0;
-    const timer = setTimeout(() => { off(); reject(new Error(`only ${seen} of ${n} fills within ${ms} ms; status: ${app.status()}`)); }, ms);
-    const off = app.bus.subscribe('order', (ev) => {
-      if (ev.lastQty === '0' || Number.isNaN(Number(ev.lastQty)) || ev.status === 'NEW') return;
-      seen += 1;
-      if (seen >= n) { clearTimeout(timer); off(); resolve(); }
-    });
-  });
-}
+import { fillSpot, fillTrend, HANG_MS, OtherTrader, settleAndCompare, startStrategy } from './scenario.ts';
 
 const CASES = [
   { name: 'market maker', entry: { id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { spreadTicks: 4, requoteTicks: 2, refreshMs: 200 } } },
@@ -27,7 +13,9 @@ describe('example strategies against the simulated venue over loopback', () => {
     it(`${c.name}: trades, then local orders, balances and positions equal the venue's`, async () => {
       const { app, lines } = await startStrategy(c.entry);
       try {
-        await fills(app, 2, 20_000);
+        const other = new OtherTrader(app);
+        const symbol = c.entry.symbols[0]!;
+        await (c.name === 'trend follower' ? fillTrend(app, other, symbol, 2) : fillSpot(app, other, symbol, 2));
         const cmp = await settleAndCompare(app);
         expect(cmp.filled).toBeGreaterThan(0);
         expect(cmp.openDiff).toEqual([]);
@@ -39,6 +27,6 @@ describe('example strategies against the simulated venue over loopback', () => {
       } finally {
         await app.stop('test over');
       }
-    }, 60_000);
+    }, 3 * HANG_MS);
   }
 });

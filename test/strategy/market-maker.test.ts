@@ -1,8 +1,8 @@
-// The market maker: prices off the book without its own orders, moves a quote only when its target moves enough (or the skew does), keeps to its order budget, and on the simulated venue fills without ever being denied for rate.
+// The market maker: prices off the book without its own orders, moves a quote only when its target moves enough (or the skew does), keeps to its order budget, and on the simulated venue (its book moved by another account) fills without ever being denied for rate.
 import { describe, expect, it } from 'vitest';
-import type { RunningApp } from '../../src/app/run.ts';
+import { isWorking, type LocalOrder } from '../../src/execution/order-state.ts';
 import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets } from '../../strategies/market-maker/quotes.ts';
-import { startStrategy } from '../app/scenario.ts';
+import { fillCounter, HANG_MS, OtherTrader, startStrategy, until } from '../app/scenario.ts';
 import { instruments } from './helpers.ts';
 
 const BTC = instruments().get('BTCUSDT')!;
@@ -62,39 +62,54 @@ describe('market maker order budget', () => {
   });
 });
 
-/** Resolves once `pred` holds after an event of the bot's bus (orders and books), or rejects after `ms` with the status. */
-function until(app: RunningApp, pred: () => boolean, ms: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const offs: (() => void)[] = [];
-    const done = (err?: Error): void => { clearTimeout(timer); offs.forEach((off) => off()); if (err) reject(err); else resolve(); };
-    const timer = setTimeout(() => done(new Error(`${what}: not within ${ms} ms; status: ${app.status()}`)), ms);
-    const check = (): void => { if (pred()) done(); };
-    offs.push(app.bus.subscribe('order', check), app.bus.subscribe('depthSnapshot', check));
-    check();
-  });
-}
+/** BTCUSDT ticks (0.01) as a price string. */
+const price = (ticks: number): string => (ticks / 100).toFixed(2);
 
 describe('market maker on the simulated venue', () => {
-  it('fills, and with a budget equal to the gate\'s order rate is never denied while the book moves every 300 ms', async () => {
+  it('fills, and with a budget equal to the gate\'s order rate is never denied while the book keeps moving', async () => {
     const rate = { perSecond: 3, perMinute: 12 };
     const { app, lines } = await startStrategy(
       { id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { quantity: '0.002', spreadTicks: 6, requoteTicks: 2, refreshMs: 100, orderRate: rate } },
       { risk: { strategy: { orderRate: rate } } },
     );
     try {
-      const placed = (): number => app.executor.orders().filter((o) => o.strategyId === 'mm').length;
-      const filled = (): boolean => app.executor.orders().some((o) => o.strategyId === 'mm' && o.executedQty !== '0');
-      // The minute's budget runs out within seconds on a book this fast; books keep coming after it.
-      await until(app, () => placed() >= rate.perMinute && filled(), 20_000, 'a fill and the whole minute budget used');
-      let books = 0;
-      const off = app.bus.subscribe('depthSnapshot', () => { books += 1; });
-      await until(app, () => books >= 10, 10_000, 'ten more books');
-      off();
-      expect(placed()).toBe(rate.perMinute);
+      // The venue has no agents: the book is another account's bid and ask, moved by the test.
+      const other = new OtherTrader(app);
+      const mine = (): LocalOrder[] => app.executor.orders().filter((o) => o.strategyId === 'mm');
+      // When each order was first held, so the minute budget is checked on the minute it covers even on a very slow machine.
+      const firstSeen = new Map<string, number>();
+      const offSeen = app.executor.on(() => { for (const o of mine()) if (!firstSeen.has(o.clientOrderId)) firstSeen.set(o.clientOrderId, Date.now()); });
+      const fills = fillCounter(app);
+      const resting = (side: string): boolean => mine().some((o) => o.side === side && o.orderId !== undefined && isWorking(o) && !o.cancelPending);
+      const base = 3_000_000;
+      let moves = 0;
+      // Steps the book 10 ticks up or back (more than requoteTicks, never onto the bot's quotes) and resolves once the bot has it.
+      const move = async (): Promise<number> => {
+        const bid = base + (moves++ % 2) * 10;
+        await other.show('BTCUSDT', price(bid), price(bid + 20), '1');
+        return bid;
+      };
+      await move();
+      await until(app, () => resting('BUY') && resting('SELL'), 'both quotes resting');
+      expect(other.takeBot('BTCUSDT', 'BUY')).toBe(true);
+      await until(app, () => fills.n() > 0, 'the bid filled');
+      // Each step leaves at least one quote off its target, so the strategy sends at least one order; the next step
+      // comes as soon as it does, and the strategy sends as fast as its per-second budget lets it until the minute's is spent.
+      while (mine().length < rate.perMinute) {
+        const before = mine().length;
+        const bid = await move();
+        await until(app, () => mine().length > before, `a quote following the book to ${price(bid)}`);
+      }
+      // The book goes on moving with the budget spent: the strategy waits instead of being denied.
+      for (let i = 0; i < 10; i++) await move();
+      offSeen();
+      fills.off();
+      const times = [...firstSeen.values()].sort((a, b) => a - b);
+      expect(times.filter((t) => t < times[0]! + 60_000)).toHaveLength(rate.perMinute);
       expect(lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
       expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC pnl=/);
     } finally {
       await app.stop('test over');
     }
-  }, 40_000);
+  }, 2 * HANG_MS);
 });

@@ -45,8 +45,11 @@ describe('bhtrade venue', () => {
       const before = Date.now();
       const r = await request(`${rest}/openapi/v1/time`);
       const { serverTime } = (await r.body.json()) as { serverTime: number };
+      const after = Date.now();
       expect(r.statusCode).toBe(200);
-      expect(Math.abs(serverTime - before)).toBeLessThan(5000);
+      // The venue runs on the wall clock: its time lies between the request and the answer, however slow the machine.
+      expect(serverTime).toBeGreaterThanOrEqual(before);
+      expect(serverTime).toBeLessThanOrEqual(after);
       // The shipped config's agents quote from the start: the books are live.
       const depth = (await (await request(`${rest}/openapi/quote/v1/depth?symbol=BTCUSDT`)).body.json()) as { bids: unknown[]; asks: unknown[] };
       expect(depth.bids.length).toBeGreaterThan(0);
@@ -54,7 +57,7 @@ describe('bhtrade venue', () => {
       child.kill(signal);
       expect(await exited, stderr()).toBe(0);
       await expect(request(`${rest}/openapi/v1/time`)).rejects.toThrow();
-    }, 20_000);
+    });
   }
 
   it('keeps its state in the configured file across a SIGINT and a restart', async () => {
@@ -80,7 +83,7 @@ describe('bhtrade venue', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it('prints a crypto-random admin token on stderr that opens /admin/faults from a Host that is not loopback', async () => {
     const { lines, exited, child } = await startCli(['--port', '0', '--config', 'config/venue.yaml']);
@@ -107,5 +110,5 @@ describe('bhtrade venue', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(err).toContain('--port must be an integer from 0 to 65535, got x');
-  }, 20_000);
+  });
 });

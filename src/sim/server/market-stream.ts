@@ -41,7 +41,6 @@ interface Sub {
   stale?: boolean;
 }
 
-
 /** Frames built during one push, by subscription shape. */
 type Frames = Map<string, Buffer>;
 

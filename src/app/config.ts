@@ -5,6 +5,7 @@ import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config
 import { ConfigError } from '../core/errors.ts';
 import { runRiskConfigSchema } from '../risk/index.ts';
 import { streamRequestSchema } from '../strategy/streams.ts';
+import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -98,6 +99,7 @@ export const runConfigSchema = z.strictObject({
   orderHistory: orderHistoryOptions.prefault({}).describe('finished orders leave the executor\'s working set at once and stay readable within these bounds'),
   onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
     .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
+  record: runRecordSchema.optional(),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

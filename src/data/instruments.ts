@@ -71,17 +71,12 @@ export class StepFormatter {
 function insertPoint(v: number, scale: number): string {
   if (scale === 0) return String(v);
   const neg = v < 0;
-  const abs = neg ? -v : v;
-  const p = 10 ** scale;
-  const int = Math.floor(abs / p);
-  let frac = abs - int * p;
-  if (frac === 0) return neg && int !== 0 ? `-${int}` : String(int);
-  // Integer arithmetic on a safe integer: the digits are exact, and trailing zeros go without a regex.
-  let digits = scale;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits -= 1;
-  }
-  const body = `${int}.${String(frac).padStart(digits, '0')}`;
-  return neg ? `-${body}` : body;
+  // One integer-to-text conversion of a safe integer (exact digits); the point goes in by slicing, trailing zeros go by scanning back.
+  let digits = String(neg ? -v : v);
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  const point = digits.length - scale;
+  let end = digits.length;
+  while (end > point && digits.charCodeAt(end - 1) === 48) end -= 1;
+  const body = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
+  return neg && body !== '0' ? `-${body}` : body;
 }

@@ -93,6 +93,8 @@ class SymbolState {
   readonly book: LocalBook;
   bids: Level[] = [];
   asks: Level[] = [];
+  /** The prices of `bids` and `asks` in ticks, handed to the book so it never parses them back from text. */
+  readonly ticks = { bids: [] as number[], asks: [] as number[] };
   /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
   shown = false;
   muted = false;
@@ -290,8 +292,15 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
           emit(i, live) {
             const s = side[i]!;
             if (s !== SIDE.NONE) {
-              const level: Level = [st.price.format(price[i]!), st.qty.format(qty[i]!)];
-              (s === SIDE.BID ? st.bids : st.asks).push(level);
+              const p = price[i]!;
+              const level: Level = [st.price.format(p), st.qty.format(qty[i]!)];
+              if (s === SIDE.BID) {
+                st.bids.push(level);
+                st.ticks.bids.push(p);
+              } else {
+                st.asks.push(level);
+                st.ticks.asks.push(p);
+              }
               stats.levels += 1;
             }
             const f = flags[i]!;
@@ -318,9 +327,12 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
               stats.recordedGaps += 1;
               st.book.invalidate('a gap in the recording');
             }
-            if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i));
-            else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
-            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
+            const keys = st.ticks;
+            if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i), keys);
+            else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i), keys);
+            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i), keys);
+            keys.bids.length = 0;
+            keys.asks.length = 0;
           },
         };
       }

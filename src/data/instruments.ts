@@ -68,15 +68,20 @@ export class StepFormatter {
   }
 }
 
+/** "0.", "0.0", "0.00"...: the start of a value below one step of ten, by the zeros after the point. */
+const ZERO_POINT = Array.from({ length: 24 }, (_, k) => `0.${'0'.repeat(k)}`);
+
 function insertPoint(v: number, scale: number): string {
   if (scale === 0) return String(v);
   const neg = v < 0;
   // One integer-to-text conversion of a safe integer (exact digits); the point goes in by slicing, trailing zeros go by scanning back.
-  let digits = String(neg ? -v : v);
-  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  const digits = String(neg ? -v : v);
   const point = digits.length - scale;
   let end = digits.length;
-  while (end > point && digits.charCodeAt(end - 1) === 48) end -= 1;
-  const body = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
+  const stop = point > 0 ? point : 0;
+  while (end > stop && digits.charCodeAt(end - 1) === 48) end -= 1;
+  let body: string;
+  if (point > 0) body = end === point ? digits.slice(0, point) : digits.slice(0, point) + '.' + digits.slice(point, end);
+  else body = end === 0 ? '0' : (ZERO_POINT[-point] ?? `0.${'0'.repeat(-point)}`) + digits.slice(0, end);
   return neg && body !== '0' ? `-${body}` : body;
 }

@@ -110,15 +110,21 @@ class Side {
 
 /** Returns -1, 0 or 1 comparing two venue versions such as "112801745_18" part by part as integers. */
 export function compareVersions(a: string, b: string): -1 | 0 | 1 {
-  const pa = a.split('_');
-  const pb = b.split('_');
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? '';
-    const y = pb[i] ?? '';
+  if (a === b) return 0;
+  // Parts are read in place (no split): one comparison per diff on the replay's hot path.
+  let ia = 0;
+  let ib = 0;
+  while (ia <= a.length || ib <= b.length) {
+    const ea = ia <= a.length ? partEnd(a, ia) : ia;
+    const eb = ib <= b.length ? partEnd(b, ib) : ib;
+    const x = ia <= a.length ? a.slice(ia, ea) : '';
+    const y = ib <= b.length ? b.slice(ib, eb) : '';
+    ia = ea + 1;
+    ib = eb + 1;
     if (x === y) continue;
-    if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
-      const nx = x.replace(/^0+(?=\d)/, '');
-      const ny = y.replace(/^0+(?=\d)/, '');
+    if (isDigits(x) && isDigits(y)) {
+      const nx = stripZeros(x);
+      const ny = stripZeros(y);
       if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
       if (nx !== ny) return nx < ny ? -1 : 1;
       continue;
@@ -130,10 +136,37 @@ export function compareVersions(a: string, b: string): -1 | 0 | 1 {
 
 /** Returns true when `next` is the version right after `prev`: first part one more, the other parts equal. */
 export function follows(next: string, prev: string): boolean {
-  const [n, ...nr] = next.split('_');
-  const [p, ...pr] = prev.split('_');
-  if (nr.join('_') !== pr.join('_') || !/^\d+$/.test(n ?? '') || !/^\d+$/.test(p ?? '')) return false;
-  return BigInt(n!) === BigInt(p!) + 1n;
+  const ne = partEnd(next, 0);
+  const pe = partEnd(prev, 0);
+  if (next.slice(ne + 1) !== prev.slice(pe + 1)) return false;
+  const n = next.slice(0, ne);
+  const p = prev.slice(0, pe);
+  if (!isDigits(n) || !isDigits(p)) return false;
+  // Below 10^15 a number holds the value exactly; longer ones go through bigint.
+  if (n.length < 16 && p.length < 16) return Number(n) === Number(p) + 1;
+  return BigInt(n) === BigInt(p) + 1n;
+}
+
+/** Returns the index of the "_" ending the part that starts at `from`, or the string's length. */
+function partEnd(s: string, from: number): number {
+  const i = s.indexOf('_', from);
+  return i < 0 ? s.length : i;
+}
+
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Drops leading zeros, keeping the last digit. */
+function stripZeros(s: string): string {
+  let k = 0;
+  while (k < s.length - 1 && s.charCodeAt(k) === 48) k += 1;
+  return k === 0 ? s : s.slice(k);
 }
 
 /** A book for one symbol; read it with bids()/asks(), or follow its depthSnapshot/depthUpdate events. */

@@ -21,6 +21,8 @@ import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from '
 // position in the file. Memory: one decoded row group per (table, symbol) at a time, never a whole file.
 // Books: each symbol's depth rows go through the live client's LocalBook, which publishes the
 // depthSnapshot and depthUpdate events a live subscriber gets; a gap flag invalidates it as a lost diff would live.
+// Speed: the book is handed each level's price in ticks beside its text (no parsing back), rows are
+// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches.
 
 export interface ReplayOptions {
   /** The catalog folder. */
@@ -96,6 +98,8 @@ interface RowTimes {
   exchangeUs: number;
 }
 
+const REMOVAL_SLOTS = 1 << 12;
+
 /** The per-symbol state a replay keeps: formatters, the local book, the kline tracker. */
 class SymbolState {
   readonly price: StepFormatter;
@@ -105,6 +109,9 @@ class SymbolState {
   asks: Level[] = [];
   /** The prices of `bids` and `asks` in ticks, handed to the book so it never parses them back from text. */
   readonly ticks = { bids: [] as number[], asks: [] as number[] };
+  /** Removal levels ([price, "0"]) of recent prices in ticks, a slot per price modulo the size: a level is immutable, so events share them. */
+  private readonly removalTicks = new Float64Array(REMOVAL_SLOTS).fill(NaN);
+  private readonly removals: Level[] = new Array<Level>(REMOVAL_SLOTS);
   /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
   shown = false;
   muted = false;
@@ -128,6 +135,17 @@ class SymbolState {
         stats.bookGaps += 1;
       },
     });
+  }
+
+  /** Returns the level of `ticks` with `lots` (one shared tuple per price for a removal). */
+  level(ticks: number, lots: number): Level {
+    if (lots !== 0) return [this.price.format(ticks), this.qty.format(lots)];
+    const slot = ticks & (REMOVAL_SLOTS - 1);
+    if (this.removalTicks[slot] === ticks) return this.removals[slot]!;
+    const l: Level = [this.price.format(ticks), this.qty.format(0)];
+    this.removalTicks[slot] = ticks;
+    this.removals[slot] = l;
+    return l;
   }
 }
 
@@ -312,8 +330,6 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const seqRaw = cols['sequence']!;
         const seq = int64Numbers(seqRaw);
         const suffix = meta[VERSION_SUFFIX_KEY] ?? '';
-        const pf = st.price;
-        const qf = st.qty;
         const ticks = st.ticks;
         const message = (i: number, live: boolean): void => {
           const f = flags[i]!;
@@ -353,7 +369,7 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
               const s = side[i]!;
               if (s !== SIDE.NONE) {
                 const p = price[i]!;
-                const level: Level = [pf.format(p), qf.format(qty[i]!)];
+                const level = st.level(p, qty[i]!);
                 if (s === SIDE.BID) {
                   st.bids.push(level);
                   ticks.bids.push(p);

@@ -5,6 +5,7 @@ import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config
 import { ConfigError } from '../core/errors.ts';
 import { runRiskConfigSchema } from '../risk/index.ts';
 import { streamRequestSchema } from '../strategy/streams.ts';
+import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -76,6 +77,7 @@ export const runConfigSchema = z.strictObject({
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
+  record: runRecordSchema.optional(),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

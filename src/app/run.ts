@@ -23,6 +23,7 @@ import type { LoadedConfig } from './config.ts';
 import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './embedded.ts';
 import { formatStatus } from './status.ts';
 import { followPrices, seedPrices } from './prices.ts';
+import { startRunRecording } from '../data/capture/run-recording.ts';
 import { makeSubmit } from './submit.ts';
 import { restHistory } from './history.ts';
 import { subscribeStreams } from './market-streams.ts';
@@ -82,7 +83,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
     closers.unshift(() => bus.close());
     const rest = new VenueRestClient({ baseUrl: endpoint.rest, apiKey: endpoint.apiKey, secret: endpoint.secret, clock, logger: log.child({ component: 'rest' }) });
-    const gateway = new RestGateway(rest, () => clock.now());
+    // `record:` captures the market on its own socket and the order calls and reports beside it (src/data/capture).
+    const recording = cfg.record && await startRunRecording(cfg.record, { baseDir, clock, log: log.child({ component: 'record' }), rest: endpoint.rest, ws: endpoint.ws, bus, symbols: cfg.strategies.flatMap((s) => s.symbols) });
+    if (recording) closers.unshift(() => recording.stop());
+    const direct = new RestGateway(rest, () => clock.now());
+    const gateway = recording ? recording.gateway(direct) : direct;
     const instruments = instrumentsOf(await gateway.exchangeInfo());
     const gate = new RiskGate({ instruments, config: cfg.risk });
     // The portfolio attributes fills to strategies through the executor's orders, built just after it.

@@ -39,7 +39,7 @@ export async function run(): Promise<void> {
       venue: 'embedded',
       strategies: [{
         id: 'mm', use: resolve(import.meta.dirname, '../strategies/market-maker.ts'), symbols: ['BTCUSDT'],
-        params: { quantity: '0.002', spreadTicks: 2, targetInventory: '1', requoteTicks: 1, refreshMs: 100, postOnly: true, orderRate: { perSecond: 8, perMinute: 240 } },
+        params: { quantity: '0.002', spreadTicks: 2, requoteTicks: 1, refreshMs: 100, postOnly: true, orderRate: { perSecond: 8, perMinute: 240 } },
       }],
       risk: { rounding: 'round', strategy: { orderRate: { perSecond: 10, perMinute: 300 } } },
       backtest: { data: dir, balances: { BTC: '1', USDT: '100000' }, latency: { entry: 20, response: 20 }, queue: { model: 'log' }, seed: 1 },

@@ -26,7 +26,7 @@ import { simInstrumentOf, spotSymbolOf } from '../backtest/run/instruments.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
 import { parseTime, type LoadedConfig } from './config.ts';
-import { makeSubmit } from './submit.ts';
+import { feedSource, makeSubmit } from './submit.ts';
 import { followPrices } from './prices.ts';
 import { strategyView } from './views.ts';
 
@@ -96,8 +96,10 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const exec = new OrderExecutor({
     gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'bt'), logger: log.child({ component: 'executor' }),
     reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+    history: { maxOrders: cfg.orderHistory.maxOrders, maxAgeMs: cfg.orderHistory.maxAge },
   });
   late.executor = exec;
+  const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
   exec.on((ev) => {
     if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
   });
@@ -106,7 +108,10 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     bus, clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
     history,
-    portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
+    portfolio: (id) => strategyView(views, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
+    orders: feedSource(exec),
+    // The exchange charges the backtest's rates; strategies read the same ones.
+    fees: (symbol) => (instruments.get(symbol)?.kind === 'spot' ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);

@@ -22,6 +22,8 @@ const duration = z
   .refine((s) => parseDuration(s) !== undefined && parseDuration(s)! > 0, 'must be a duration such as "500ms", "30s", "5m" or "1h"')
   .transform((s) => parseDuration(s)!);
 
+const count = (): z.ZodNumber => z.number().int('must be a whole number').positive('must be at least 1');
+
 const httpUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL');
 const wsUrl = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL');
 
@@ -60,6 +62,11 @@ const statusOptions = z.strictObject({
 const stopOptions = z.strictObject({
   cancelAll: z.boolean().default(true).describe('cancel every open order of the run on SIGINT/SIGTERM or at the end of --duration'),
   timeout: duration.prefault('10s').describe('longest wait for cancels and the final reconciliation'),
+});
+
+const orderHistoryOptions = z.strictObject({
+  maxOrders: count().default(10_000).describe('most finished orders kept readable (ctx.orders.get); older ones are forgotten'),
+  maxAge: duration.prefault('1h').describe('finished orders older than this are forgotten'),
 });
 
 const reconcileOptions = z.strictObject({
@@ -108,6 +115,17 @@ const backtestOptions = z.strictObject({
   equityEvery: duration.prefault('1s').describe('how often equity is sampled for equity.csv, the metrics and the report'),
 }).describe('`bhtrade backtest`: the recorded data, account and exchange model the config is backtested with (ignored by `bhtrade run`)');
 
+const feeRate = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"');
+const feeRates = z.strictObject({
+  maker: feeRate.describe('maker fee, a fraction of the traded value'),
+  taker: feeRate.describe('taker fee, a fraction of the traded value'),
+});
+
+const feeOptions = z.strictObject({
+  spot: feeRates.optional().describe('spot maker and taker fee rates'),
+  contract: feeRates.optional().describe('contract maker and taker fee rates'),
+}).describe('the venue\'s fee rates strategies read (ctx.fees); `venue: embedded` takes the simulated venue\'s own when absent');
+
 /** The whole run config. */
 export const runConfigSchema = z.strictObject({
   venue: z.union([z.literal('embedded'), remoteVenue]).describe('`embedded` (the simulated venue in-process, over loopback) or a real venue'),
@@ -119,6 +137,10 @@ export const runConfigSchema = z.strictObject({
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
   backtest: backtestOptions.prefault({}),
+  fees: feeOptions.prefault({}),
+  orderHistory: orderHistoryOptions.prefault({}).describe('finished orders leave the executor\'s working set at once and stay readable within these bounds'),
+  onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
+    .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
   record: runRecordSchema.optional(),
 });
 

@@ -8,11 +8,15 @@ import { loadMapping } from '../data/mapping.ts';
 
 /** The help of `bhtrade data`. */
 export const DATA_HELP = `Usage:
-  bhtrade data convert RAW... --out CATALOG [--map MAPPING.yaml]
-                          convert recordings (ours or Binance raw streams, .gz or plain) and Binance REST
-                          JSON (klines, trades, funding rates) into a Parquet catalog
-  bhtrade data ls CATALOG     symbols, tables and days
-  bhtrade data info CATALOG   instruments, event counts, time ranges and gaps
+  npx bhtrade data convert RAW... --out CATALOG [--map MAPPING.yaml]
+        convert recordings (bhtrade record's capture files, Binance raw streams; gzip or plain) and
+        Binance REST JSON (klines, trades, funding rates) into a Parquet catalog. RAW: files or folders.
+        --map: the instruments of inputs that do not carry their own (Binance), e.g. config/data/binance-samples.yaml
+  npx bhtrade data ls CATALOG     one line per symbol and table: events and days
+  npx bhtrade data info CATALOG   instruments, event counts, time ranges (UTC) and gaps
+
+Exit codes: 0, 1 when a conversion found problems (each named with its file and line; the rest is
+converted), 2 for bad usage. Formats and tables: docs/data.md.
 `;
 
 /** Shown problems at most; the rest are counted. */
@@ -71,9 +75,11 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   if (!out) return usage('convert needs --out CATALOG');
   if (inputs.length === 0) return usage('convert needs at least one RAW input');
   const { index, report } = await convert({ inputs, out, mapping: map === undefined ? undefined : loadMapping(map) });
+  stdout.write(`read ${inputs.length} input(s):\n`);
   for (const [what, n] of [...report.counts].sort()) stdout.write(`  ${what}: ${n}\n`);
   const events = index.files.reduce((s, f) => s + f.events, 0);
-  stdout.write(`catalog ${out}: ${index.files.length} files, ${events} events, ${index.gaps.length} gaps\n`);
+  const symbols = new Set(index.files.map((f) => f.symbol)).size;
+  stdout.write(`wrote catalog ${out}: ${events} events of ${symbols} symbol(s) in ${index.files.length} Parquet files, ${index.gaps.length} gap(s)${index.gaps.length > 0 ? ' (npx bhtrade data info lists them)' : ''}\n`);
   for (const p of report.problems.slice(0, SHOWN)) stderr.write(`${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}\n`);
   if (report.problemCount > SHOWN) stderr.write(`... and ${report.problemCount - SHOWN} more problems\n`);
   if (report.problemCount > 0) {

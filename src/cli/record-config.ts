@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { parseDuration, parseRunConfig, type RunConfig } from '../app/config.ts';
 import { recordShape } from '../data/capture/options.ts';
+import { loadVenueConfig } from '../sim/server/config.ts';
 
 /** The simulated venue's config that ships with the package, used by `--venue embedded` without a config file. */
 export const PACKAGE_VENUE_CONFIG = fileURLToPath(new URL('../../config/venue.yaml', import.meta.url));
@@ -21,11 +22,13 @@ export const recordConfigSchema = z.strictObject({
     config: z.string().default('venue.yaml').describe('the simulated venue\'s config, relative to this file'),
     seed: z.number().int().optional().describe('overrides the venue config\'s seed'),
   }).prefault({}),
-  symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol'),
+  symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol').optional()
+    .describe('symbols to record (required for a remote venue; default for the embedded one: every symbol it lists)'),
   ...recordShape,
 });
 
-export type RecordConfig = z.output<typeof recordConfigSchema>;
+/** The checked config, its symbols filled in. */
+export type RecordConfig = Omit<z.output<typeof recordConfigSchema>, 'symbols'> & { readonly symbols: readonly string[] };
 
 /** What the command runs: the config, where its relative paths start, and how long. */
 export interface RecordPlan {
@@ -51,7 +54,7 @@ the end of --duration. Format, keys and guarantees: docs/data.md.
                      symbols and its record: section); flags override its keys
   --venue V          embedded (the simulated venue in-process, no network) or a REST base URL
   --ws URL           WebSocket base URL of a real venue (default: the REST URL with ws:// or wss://)
-  --symbols A,B      symbols to record
+  --symbols A,B      symbols to record (default with --venue embedded: every symbol it lists)
   --topics T,U       market topics (default diffDepth,trade)
   --out DIR          folder of the files (default recordings)
   --duration D       stop by itself after D (500ms, 30s, 5m, 1h)
@@ -95,7 +98,7 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (flags['--rotate-bytes'] !== undefined) doc['rotateBytes'] = intFlag('--rotate-bytes', flags['--rotate-bytes']);
   if (flags['--seed'] !== undefined) doc['embedded'] = { ...(doc['embedded'] as object | undefined), seed: intFlag('--seed', flags['--seed']) };
   if (doc['venue'] === undefined) throw new Error('no venue: give CONFIG or --venue embedded|REST_URL');
-  if (doc['symbols'] === undefined) throw new Error('no symbols: give CONFIG or --symbols A,B');
+  if (doc['symbols'] === undefined && doc['venue'] !== 'embedded') throw new Error('no symbols: give CONFIG or --symbols A,B (a remote venue lists too many to record them all)');
   const r = recordConfigSchema.safeParse(doc);
   if (!r.success) {
     const e = configErrorFromZod(r.error, '', (i) => (i.code === 'unrecognized_keys' ? 'unknown key (docs/data.md lists every key)' : i.message));
@@ -110,7 +113,8 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const base = file === undefined ? process.cwd() : dirname(resolve(file));
   const out = flags['--out'] !== undefined ? resolve(flags['--out']) : resolve(base, r.data.out);
   const venueConfig = r.data.venue !== 'embedded' ? undefined : file === undefined ? PACKAGE_VENUE_CONFIG : resolve(base, r.data.embedded.config);
-  return { config: r.data, venueConfig, out, durationMs };
+  const symbols = r.data.symbols ?? embeddedSymbols(venueConfig!, env);
+  return { config: { ...r.data, symbols }, venueConfig, out, durationMs };
 }
 
 /** Returns the record keys of a run config: its venue, its `record:` section, and its strategies' symbols unless the section names some. */
@@ -125,6 +129,12 @@ function fromRunConfig(file: string, raw: unknown, env: NodeJS.ProcessEnv): Reco
   const venue = run.venue === 'embedded' ? 'embedded' : { rest: run.venue.rest, ws: run.venue.ws };
   const embedded = { config: run.embedded.config, ...(run.embedded.seed === undefined ? {} : { seed: run.embedded.seed }) };
   return { ...keys, venue, embedded, symbols: symbols ?? [...new Set(run.strategies.flatMap((s) => s.symbols))] };
+}
+
+/** Returns every symbol the embedded venue's config lists, spot first. */
+function embeddedSymbols(venueConfig: string, env: NodeJS.ProcessEnv): string[] {
+  const vc = loadVenueConfig(venueConfig, env);
+  return [...vc.instruments.spot.map((i) => i.symbol), ...vc.instruments.contracts.map((i) => i.symbol)];
 }
 
 function intFlag(name: string, v: string): number {

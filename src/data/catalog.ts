@@ -40,7 +40,7 @@ export type CatalogIndex = z.infer<typeof catalogSchema>;
 /** Returns the index of the catalog in `dir`; throws ParseError naming the file when it is missing or malformed. */
 export function readCatalog(dir: string): CatalogIndex {
   const file = join(dir, CATALOG_FILE);
-  if (!existsSync(file)) throw new ParseError(file, 'is missing: not a catalog folder (run `bhtrade data convert` first)');
+  if (!existsSync(file)) throw new ParseError(file, 'is missing: not a catalog folder (make one with `npx bhtrade data convert RAW... --out CATALOG`)');
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

@@ -63,7 +63,10 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
         }
         const kind = restKind(raw);
         if (!kind) {
-          report.problem(file, 0, 'is not a klines, trades or funding-rate list; skipped');
+          const snapshot = typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'lastUpdateId' in raw;
+          report.problem(file, 0, snapshot
+            ? 'is a REST depth snapshot on its own: without the diffs it starts it makes no book (a snapshot is read inside a raw-stream recording); skipped'
+            : 'is not a klines, trades or funding-rate list; skipped');
           continue;
         }
         importRest(file, raw, kind, cat, mapping, report);

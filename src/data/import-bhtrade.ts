@@ -228,9 +228,10 @@ export function instrumentsOf(raw: unknown): Instrument[] {
     });
   }
   for (const c of info.contracts) {
+    // A contract's baseAsset is its own symbol on this venue: the underlying names the asset it is on.
     out.push({
       symbol: c.symbol, kind: c.inverse ? 'inverse' : 'linear', tick: step(c.filters, 'PRICE_FILTER') ?? c.quoteAssetPrecision,
-      lot: step(c.filters, 'LOT_SIZE') ?? c.baseAssetPrecision, multiplier: c.contractMultiplier, base: c.baseAsset, quote: c.quoteAsset,
+      lot: step(c.filters, 'LOT_SIZE') ?? c.baseAssetPrecision, multiplier: c.contractMultiplier, base: c.underlying ?? c.baseAsset, quote: c.quoteAsset,
       margin: c.marginToken, contiguousVersions: true,
     });
   }

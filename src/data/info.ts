@@ -35,13 +35,21 @@ export function summarise(index: CatalogIndex): TableSummary[] {
   return [...by.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => ({ ...s, days: s.days.sort() }));
 }
 
+/** Days listed one by one up to three; more as a range with their count (a range may skip days). */
 function dayRange(days: readonly string[]): string {
-  return days.length === 1 ? days[0]! : `${days[0]} .. ${days[days.length - 1]} (${days.length} days)`;
+  return days.length <= 3 ? days.join(', ') : `${days.length} days from ${days[0]} to ${days[days.length - 1]}`;
 }
 
-/** Returns the text of `data ls`: one line per symbol and table with its days. */
+function counted(s: TableSummary): string {
+  return s.rows === s.events ? `${s.events} events` : `${s.events} events in ${s.rows} rows`;
+}
+
+/** Returns the text of `data ls`: one line per symbol and table with its event count and days. */
 export function formatLs(index: CatalogIndex): string {
-  const lines = summarise(index).map((s) => `${s.symbol.padEnd(14)} ${s.table.padEnd(12)} ${dayRange(s.days)}`);
+  const all = summarise(index);
+  if (all.length === 0) return 'the catalog holds no tables\n';
+  const w = Math.max(...all.map((s) => s.symbol.length));
+  const lines = all.map((s) => `${s.symbol.padEnd(w)}  ${s.table.padEnd(12)} ${String(s.events).padStart(10)} events  ${dayRange(s.days)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -53,7 +61,7 @@ export function formatInfo(index: CatalogIndex): string {
   }
   out.push('tables:');
   for (const s of summarise(index)) {
-    out.push(`  ${s.symbol} ${s.table}: ${s.events} events in ${s.rows} rows, ${dayRange(s.days)}, ${nsToIso(s.firstNs)} to ${nsToIso(s.lastNs)}`);
+    out.push(`  ${s.symbol} ${s.table}: ${counted(s)}, ${nsToIso(s.firstNs)} to ${nsToIso(s.lastNs)}${s.days.length === 1 ? '' : ` (${dayRange(s.days)})`}`);
   }
   out.push(`gaps: ${index.gaps.length}`);
   for (const g of index.gaps) out.push(`  ${g.symbol} at ${nsToIso(BigInt(g.atNs))}: ${g.reason}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataCommand } from '../../src/cli/data.ts';
+import { encodeMember } from '../../src/data/capture/gzip-member.ts';
 import { convert } from '../../src/data/convert.ts';
 import { CM_RAW, MAPPING, sampleMapping, SPOT_RAW, tempDir } from './helpers.ts';
 
@@ -52,6 +53,29 @@ describe('damaged inputs', () => {
     const rows = (table: string): number => index.files.filter((f) => f.table === table).reduce((s, f) => s + f.rows, 0);
     expect(rows('trades')).toBe(count(kept, '@trade'));
     // The lost second is a lost stretch of diffs: a gap, reported.
+    expect(index.gaps.length).toBe(1);
+  });
+
+  it('a bhtrade capture is read by its member lengths: a damaged member costs exactly its lines, named with the bytes skipped', async () => {
+    const t = tempDir();
+    cleanup = t.remove;
+    const lines = spotLines();
+    const members: Buffer[] = [];
+    for (let i = 0; i < lines.length; i += 200) members.push(encodeMember(Buffer.from(`${lines.slice(i, i + 200).join('\n')}\n`)));
+    const bad = Buffer.from(members[5]!);
+    for (let i = 40; i < bad.length - 40; i += 7) bad[i] = (bad[i]! + 91) & 0xff;
+    const file = join(t.dir, 'spot_btcusdt_20240808.gz');
+    writeFileSync(file, Buffer.concat([...members.slice(0, 5), bad, ...members.slice(6)]));
+    const { index, report } = await convert({ inputs: [file], out: join(t.dir, 'cat'), mapping: sampleMapping() });
+    // The damaged member, then the gap its lost diffs leave in the book (reported on the first line after it).
+    expect(report.problems).toEqual([
+      { file, line: 1001, message: expect.stringMatching(new RegExp(`^a member('s deflate data is damaged| fails its CRC-32).*; ${bad.length} bytes skipped to the next member$`)) },
+      { file, line: 1001, message: expect.stringMatching(/^version gap in BTCUSDT/) },
+    ]);
+    const kept = [...lines.slice(0, 1000), ...lines.slice(1200)];
+    const rows = (table: string): number => index.files.filter((f) => f.table === table).reduce((s, f) => s + f.rows, 0);
+    expect(rows('trades')).toBe(count(kept, '@trade'));
+    expect(rows('book_deltas')).toBeGreaterThan(0);
     expect(index.gaps.length).toBe(1);
   });
 

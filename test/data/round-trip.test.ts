@@ -1,27 +1,26 @@
-// Recording the embedded venue's market socket for 60 s (virtual), converting and replaying gives the events a live subscriber saw in that run.
+// Recording the embedded venue with bhtrade record's recorder for 60 s (virtual), converting and replaying gives the events a live subscriber saw in that run.
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
-import WebSocket from 'ws';
+import { planRecord } from '../../src/cli/record-config.ts';
+import { captureFiles } from '../../src/data/capture/reader.ts';
+import { MarketRecorder } from '../../src/data/capture/recorder.ts';
 import { convert } from '../../src/data/convert.ts';
 import type { BusEvent } from '../../src/model/events.ts';
-import { MARKET_WS_PATH, MarketWsClient } from '../../src/venue/market-ws.ts';
+import { MarketWsClient } from '../../src/venue/market-ws.ts';
 import { Recorder, startVenueOnClock, turns, until, type Venue } from '../venue/streams/helpers.ts';
 import { collect, tempDir } from './helpers.ts';
 
 let v: Venue | undefined;
 let client: MarketWsClient | undefined;
-let raw: WebSocket | undefined;
+let recorder: MarketRecorder | undefined;
 let cleanup: (() => void) | undefined;
 afterEach(async () => {
-  raw?.close();
+  await recorder?.stop();
   await client?.stop();
   await v?.close();
   cleanup?.();
-  [v, client, raw, cleanup] = [undefined, undefined, undefined, undefined];
+  [v, client, recorder, cleanup] = [undefined, undefined, undefined, undefined];
 });
 
 const SYMBOL = 'BTCUSDT';
@@ -45,27 +44,20 @@ describe('record, convert, replay', () => {
     const venue = v;
     const t = tempDir();
     cleanup = t.remove;
-    // The recorder: a plain socket writing each frame as received, with its receive time in ns. The virtual clock
-    // has ms steps, so frames of one ms are told apart by their arrival count, as a real clock's ns tell them apart.
-    const lines: string[] = [];
+    // The recorder `bhtrade record` runs, built from the same flags, on the venue's virtual clock. That clock has ms
+    // steps, so frames of one ms are told apart by their arrival count, as a real clock's ns tell them apart.
+    const plan = planRecord(['--venue', venue.url, '--ws', venue.ws, '--symbols', SYMBOL, '--topics', TOPICS.join(','), '--out', join(t.dir, 'rec')]);
     let lastMs = -1;
     let within = 0;
-    // The header a capture starts with: the session, then the venue's brokerInfo answer as received (the instruments).
-    const info = await request(`${venue.url}/openapi/v1/brokerInfo`);
-    const start = `${BigInt(venue.clock.now()) * 1_000_000n}`;
-    lines.push(`${start} !session {"format":1,"stream":"market","symbols":["${SYMBOL}"]}`, `${start} !instruments ${await info.body.text()}`);
-    raw = new WebSocket(`${venue.ws}${MARKET_WS_PATH}`);
-    raw.on('message', (data) => {
+    const nanos = (): bigint => {
       const ms = venue.clock.now();
       within = ms === lastMs ? within + 1 : 0;
       lastMs = ms;
-      lines.push(`${BigInt(ms) * 1_000_000n + BigInt(within)} ${String(data)}`);
-    });
-    await new Promise<void>((resolve, reject) => {
-      raw!.once('open', () => resolve());
-      raw!.once('error', reject);
-    });
-    for (const topic of TOPICS) raw.send(JSON.stringify({ symbol: SYMBOL, topic, event: 'sub', params: { binary: false } }));
+      return BigInt(ms) * 1_000_000n + BigInt(within);
+    };
+    recorder = new MarketRecorder({ ...plan.config, restUrl: venue.url, wsUrl: venue.ws, dir: plan.out, clock: venue.clock, nanos });
+    await recorder.start();
+    const recorded = (): number => recorder!.stats().frames;
     // The live subscriber, on the same clock.
     const rec = new Recorder();
     client = new MarketWsClient({ wsUrl: venue.ws, clock: venue.clock, sink: rec.sink });
@@ -75,13 +67,13 @@ describe('record, convert, replay', () => {
     }
     client.start();
     await until(venue.clock, 'book synced', () => client!.book(SYMBOL)!.state === 'synced');
-    await until(venue.clock, 'recorder has the book', () => lines.some((l) => l.includes('"diffDepth"')));
+    await until(venue.clock, 'recorder has frames', () => recorded() > TOPICS.length);
     // Virtual time moves only once both sockets have taken every frame sent so far, so both stamp a push with the same ms.
     const settle = async (): Promise<void> => {
       for (;;) {
-        const seen = [lines.length, rec.events.length];
+        const seen = [recorded(), rec.events.length];
         await turns(8);
-        if (lines.length === seen[0] && rec.events.length === seen[1]) return;
+        if (recorded() === seen[0] && rec.events.length === seen[1]) return;
       }
     };
     const end = venue.clock.now() + 60_000;
@@ -90,15 +82,20 @@ describe('record, convert, replay', () => {
       await venue.clock.advance(50);
     }
     await settle();
-    const file = join(t.dir, 'market-BTCUSDT.log.gz');
-    writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+    await recorder.stop();
+    const stats = recorder.stats();
+    expect(stats).toMatchObject({ gaps: 0, reconnects: 0, errors: 0, pendingLines: 0 });
+    // A gzip member flushed every virtual second: the converter reads the capture member by member.
+    expect(stats.members).toBeGreaterThan(50);
+    const files = await captureFiles(plan.out);
+    expect(files).toEqual(recorder.files());
 
-    // No mapping: the instruments come from the recording's brokerInfo line.
-    const { report, index } = await convert({ inputs: [file], out: join(t.dir, 'cat') });
+    // No mapping: the instruments come from the capture's brokerInfo line.
+    const { report, index } = await convert({ inputs: files, out: join(t.dir, 'cat') });
     expect(report.problems).toEqual([]);
     expect(index.instruments[SYMBOL]).toMatchObject({ kind: 'spot', tick: '0.01', lot: '0.000001', base: 'BTC', quote: 'USDT' });
-    const { events, stats } = await collect({ catalog: join(t.dir, 'cat') });
-    expect(stats.bookGaps).toBe(0);
+    const { events, stats: replayed } = await collect({ catalog: join(t.dir, 'cat') });
+    expect(replayed.bookGaps).toBe(0);
 
     const market = new Set(['trade', 'depthSnapshot', 'depthUpdate', 'kline', 'ticker']);
     const live = rec.events.filter((e) => market.has(e.kind));

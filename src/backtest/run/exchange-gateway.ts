@@ -106,8 +106,9 @@ export class ExchangeGateway implements Gateway {
     }
     const fillQty = r.execType === 'TRADE' ? m.inst.qtyText(r.lastLots) : '0';
     const fillPrice = r.execType === 'TRADE' ? m.inst.priceText(r.lastPriceTicks) : '0';
+    let fill: GatewayFill | undefined;
     if (r.execType === 'TRADE') {
-      const fill: GatewayFill = {
+      fill = {
         account: 'spot', symbol, tradeId: String(this.nextTradeId++), orderId: r.orderId, clientOrderId: r.clientOrderId, side: t.req.side, price: fillPrice, qty: fillQty,
         fee: r.fee, feeAsset: r.feeAsset, maker: r.isMaker, time: now,
       };
@@ -118,7 +119,7 @@ export class ExchangeGateway implements Gateway {
     this.sink(orderUpdateEvent({
       ts: r.exchTime, recvTs: now, account: 'spot', symbol, clientOrderId: r.clientOrderId, orderId: r.orderId, status: r.status,
       side: t.req.side, type: t.req.type, timeInForce: t.req.timeInForce ?? 'GTC', price: report.price, origQty: report.origQty, executedQty: report.executedQty,
-      cumQuote: fmtAmount(t.cumQuote), lastQty: fillQty, lastPrice: fillPrice, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
+      cumQuote: fmtAmount(t.cumQuote), lastQty: fillQty, lastPrice: fillPrice, tradeId: fill?.tradeId, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
       maker: r.isMaker, createdTs: t.createdTs, closeOrder: undefined, leverage: undefined,
     }));
     // As the venue's account events: the balances this report's operation changed, one event per asset.

@@ -22,7 +22,7 @@ describe('bhtrade backtest', () => {
     const fills = a['fills.csv'].trim().split('\n').slice(1);
     expect(fills.length).toBeGreaterThan(0);
     // Quotes are post-only: every fill is a maker fill at a price on the tick.
-    for (const f of fills) expect(f).toMatch(/^\d+,\d+,mm-bt-\d+,(BUY|SELL),\d+\.\d{1,2},0\.\d+,[\d.]+,(BTC|USDT),true$/);
+    for (const f of fills) expect(f).toMatch(/^\d+,\d+,mm-bt-\d+,(BUY|SELL),\d+(\.\d{1,2})?,0\.\d+,[\d.]+,(BTC|USDT),true$/);
     const other = resultFiles((await runBacktest({ ...cfg, config: { ...cfg.config, backtest: { ...cfg.config.backtest, seed: 7 } } }, opts)).results);
     expect(JSON.parse(other['summary.json']).seed).toBe(7);
   }, 60_000);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VENUE_CONFIG, planRecord } from '../../../src/cli/record-config.ts';
+import { loadVenueConfig } from '../../../src/sim/server/config.ts';
 import { ROOT } from '../../app/scenario.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bhtrade-record-cli-'));
@@ -37,8 +38,15 @@ describe('bhtrade record arguments', () => {
     expect(() => planRecord([f])).toThrow(`${f}: record.outt: unknown key`);
   });
 
+  it('records every symbol of the embedded venue when no symbols are given', () => {
+    const vc = loadVenueConfig(PACKAGE_VENUE_CONFIG);
+    const all = [...vc.instruments.spot, ...vc.instruments.contracts].map((i) => i.symbol);
+    expect(all.length).toBeGreaterThan(1);
+    expect(planRecord(['--venue', 'embedded']).config.symbols).toEqual(all);
+  });
+
   it.each([
-    [['--venue', 'embedded'], /no symbols/],
+    [['--venue', 'http://127.0.0.1:1'], /no symbols: give CONFIG or --symbols A,B/],
     [['--symbols', 'X'], /no venue/],
     [['--venue', 'embedded', '--symbols', 'X', '--topics', 'depths'], /topics\[0\]: must be one of trade/],
     [['--venue', 'ftp://x', '--symbols', 'X'], /venue/],

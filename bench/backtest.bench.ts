@@ -42,7 +42,7 @@ export async function run(): Promise<void> {
         params: { quantity: '0.002', spreadTicks: 2, requoteTicks: 1, refreshMs: 100, postOnly: true, orderRate: { perSecond: 8, perMinute: 240 } },
       }],
       risk: { rounding: 'round', strategy: { orderRate: { perSecond: 10, perMinute: 300 } } },
-      backtest: { data: dir, balances: { BTC: '1', USDT: '100000' }, latency: { entry: 20, response: 20 }, queue: { model: 'log' }, seed: 1 },
+      backtest: { data: dir, balances: { BTC: '1', USDT: '100000' }, fees: { maker: '0', taker: '0.001' }, latency: { entry: 20, response: 20 }, queue: { model: 'log' }, seed: 1 },
     });
     let maxRss = process.memoryUsage().rss;
     const b0 = process.hrtime.bigint();

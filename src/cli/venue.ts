@@ -84,6 +84,8 @@ export async function venueCommand(argv: readonly string[]): Promise<number> {
     const clock = args.startTime === undefined ? new LiveClock() : shiftedClock(args.startTime);
     const venue = await startVenue({ config, clock, log, host: args.host, port: args.port, seed: args.seed });
     stdout.write(`${venue.server.restUrl}\n${venue.server.wsUrl}\n`);
+    // For the operator's terminal only (not the log): it opens /admin from a Host that is not loopback.
+    stderr.write(`bhtrade venue: admin token ${venue.server.adminToken} (send as X-Admin-Token to reach /admin/faults from another Host)\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => resolve();
       process.once('SIGINT', stop);

@@ -1,6 +1,7 @@
 /** The engine behind the server: a SimVenue built from config/venue.yaml (or restored from its state file), its routes, key owners, agents, user events and market source. */
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
+import { Journal, journaled, replayJournal } from './journal.ts';
 import { StateFile } from './state-file.ts';
 import { startAgents, type RunningAgents } from './agents.ts';
 import { toAmount } from '../ledger/amount.ts';
@@ -43,6 +44,7 @@ export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
 
 /** A SimVenue served over the wire, restored from and saved to the config's state file when it names one. */
 export class EngineBackend implements Backend {
+  /** The engine as routes and agents see it: with a state file, every state-changing call is journaled before it runs. */
   readonly venue: SimVenue;
   readonly market: MarketStreams;
   readonly routes;
@@ -51,13 +53,33 @@ export class EngineBackend implements Backend {
   private readonly owners = new Map<string, { userId: string; accountIndex: number }>();
   private readonly agents: RunningAgents;
   private readonly stateFile: StateFile | undefined;
+  private readonly journal: Journal | undefined;
+  /** The engine itself, for snapshots (not journaled). */
+  private readonly engine: SimVenue;
   private readonly saver: TimerHandle | undefined;
 
   constructor(private readonly c: VenueConfig, private readonly clock: Clock, faults: Faults, seed = c.server.seed, private readonly log: Logger = silentLogger()) {
     this.stateFile = c.server.stateFile === undefined ? undefined : new StateFile(c.server.stateFile);
-    const saved = this.stateFile?.load();
+    const sim = simConfigOf(c, seed);
+    const loaded = this.stateFile?.loadSaved();
+    let saved = loaded?.state;
+    let lastSeq = loaded?.journalSeq ?? 0;
+    const journalPath = `${c.server.stateFile}.journal`;
+    if (this.stateFile) {
+      // Calls journaled after the last snapshot (acknowledged or not yet answered when the venue died) are run again over it.
+      const entries = Journal.read(journalPath).filter((e) => e.seq > lastSeq);
+      if (entries.length > 0 && loaded !== undefined) {
+        saved = replayJournal(sim, loaded.state, loaded.savedAt, entries);
+        lastSeq = entries[entries.length - 1]!.seq;
+        this.log.info({ entries: entries.length, journal: journalPath }, 'venue journal replayed over the state file');
+      } else if (entries.length > 0) {
+        this.log.warn({ journal: journalPath }, 'venue journal without a state file: ignored');
+      }
+    }
     this.restored = saved !== undefined;
-    this.venue = saved === undefined ? new SimVenue(simConfigOf(c, seed), clock) : SimVenue.fromState(simConfigOf(c, seed), clock, saved);
+    const engine = saved === undefined ? new SimVenue(sim, clock) : SimVenue.fromState(sim, clock, saved);
+    this.engine = engine;
+    this.venue = engine;
     // Accounts added to the config after the state was saved are created and funded; saved ones keep their state.
     for (const a of c.accounts) {
       if (!this.restored) this.fund(a);
@@ -72,8 +94,19 @@ export class EngineBackend implements Backend {
       for (const k of a.keys) this.owners.set(k.apiKey, { userId, accountIndex: 0 });
       for (const s of a.subAccounts) for (const k of s.keys) this.owners.set(k.apiKey, { userId, accountIndex: s.index });
     }
+    if (this.stateFile) {
+      const j = c.server.journal;
+      this.journal = new Journal(journalPath, lastSeq, j.fsync, j.fsyncEveryMs, clock);
+      // The journal's base: what was replayed and what start-up funded is in the state file before any entry is written.
+      this.save();
+      this.venue = journaled(engine, this.journal, j.maxEntries, () => this.saveQuietly());
+    }
     const src = engineMarketSource(this.venue, c);
-    this.market = new MarketStreams(clock, src, faults, { cadences: c.server.depthPushMs, idleTimeoutMs: c.server.marketStream.idleTimeoutMs });
+    const ms = c.server.marketStream;
+    this.market = new MarketStreams(clock, src, faults, {
+      cadences: c.server.depthPushMs, idleTimeoutMs: ms.idleTimeoutMs,
+      sendLimits: { conflateAboveBytes: ms.conflateAboveBytes, closeAboveBytes: ms.closeAboveBytes },
+    });
     this.routes = [
       ...marketRoutes(this.venue, c),
       ...spotRoutes(this.venue),
@@ -101,13 +134,16 @@ export class EngineBackend implements Backend {
   stop(): void {
     this.saver?.cancel();
     this.agents.stop();
-    this.venue.close();
+    this.engine.close();
     this.save();
+    this.journal?.close();
   }
 
-  /** Writes the venue's state to the state file now (atomically); does nothing without one. */
+  /** Writes the venue's state to the state file now (atomically), then empties the journal it holds; does nothing without one. */
   save(): void {
-    this.stateFile?.save(this.venue.exportState(), this.clock.now());
+    if (!this.stateFile) return;
+    this.stateFile.save(this.engine.exportState(), this.clock.now(), this.journal?.lastSeq ?? 0);
+    this.journal?.reset();
   }
 
   private saveQuietly(): void {

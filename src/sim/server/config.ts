@@ -127,7 +127,31 @@ const serverSchema = z.strictObject({
   stateFile: z.string().min(1).optional(),
   /** How often the state is written while running (it is also written on stop). */
   stateEveryMs: z.number().int().min(100).default(10_000),
+  /** With a stateFile: every state-changing call is appended to <stateFile>.journal before it is answered, and compacted into the state file at each write. */
+  journal: z.strictObject({
+    /** always: fsync each entry; interval: at most every fsyncEveryMs; never: leave it to the OS. A killed process loses nothing in any mode; a power cut may lose up to the interval. */
+    fsync: z.enum(['always', 'interval', 'never']).default('interval'),
+    fsyncEveryMs: z.number().int().min(1).default(200),
+    /** The journal is compacted into the state file when it holds this many entries, whatever stateEveryMs says. */
+    maxEntries: z.number().int().min(10).default(100_000),
+  }).default({ fsync: 'interval', fsyncEveryMs: 200, maxEntries: 100_000 }),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65536),
+  /** The largest recvWindow a signed request may ask for (-1130 above it). */
+  maxRecvWindowMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  /** How many signatures of signed writes are remembered to refuse replays (-1003 when all are live). */
+  replayMemory: z.number().int().min(100).max(10_000_000).default(100_000),
+  /** Caps and timeouts of TCP connections: keep maxTotal under the process's file descriptor limit (ulimit -n). */
+  connections: z.strictObject({
+    maxPerAddress: z.number().int().min(1).default(512),
+    maxTotal: z.number().int().min(1).default(4096),
+    /** A request's headers must be complete this long after it started. */
+    headersTimeoutMs: z.number().int().min(100).default(10_000),
+    /** A whole request (headers and body) must arrive within this. */
+    requestTimeoutMs: z.number().int().min(100).default(30_000),
+    /** A connection that carries nothing for this long is closed (WebSockets excepted). */
+    idleTimeoutMs: z.number().int().min(100).default(65_000),
+  }).default({ maxPerAddress: 512, maxTotal: 4096, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 65_000 })
+    .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, { message: 'headersTimeoutMs must not exceed requestTimeoutMs', path: ['headersTimeoutMs'] }),
   depthPushMs: z.strictObject({
     spotDepth: z.number().int().min(10).default(300),
     spotMergedDepth: z.number().int().min(10).default(300),
@@ -138,10 +162,17 @@ const serverSchema = z.strictObject({
     pingIntervalMs: z.number().int().min(10).default(30_000),
     connectionCapMs: z.number().int().min(1000).default(86_400_000),
     listenKeyValidityMs: z.number().int().min(1000).default(3_600_000),
-  }).default({ pingIntervalMs: 30_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000 }),
+    /** A connection holding more unsent bytes is closed with 1008. */
+    closeAboveBytes: z.number().int().min(1024).default(1_048_576),
+  }).default({ pingIntervalMs: 30_000, connectionCapMs: 86_400_000, listenKeyValidityMs: 3_600_000, closeAboveBytes: 1_048_576 }),
   marketStream: z.strictObject({
     idleTimeoutMs: z.number().int().min(1000).default(300_000),
-  }).default({ idleTimeoutMs: 300_000 }),
+    /** Above this many unsent bytes a connection's depth, mergedDepth and bookTicker pushes are skipped; the latest goes out once it drains. */
+    conflateAboveBytes: z.number().int().min(1024).default(32_768),
+    /** Above this many unsent bytes a connection is closed with 1008 (trades and diffs cannot be skipped); it bounds the venue's memory per connection. */
+    closeAboveBytes: z.number().int().min(1024).default(262_144),
+  }).default({ idleTimeoutMs: 300_000, conflateAboveBytes: 32_768, closeAboveBytes: 262_144 })
+    .refine((m) => m.conflateAboveBytes < m.closeAboveBytes, { message: 'conflateAboveBytes must be below closeAboveBytes', path: ['conflateAboveBytes'] }),
 });
 
 export const venueConfigSchema = z.strictObject({

@@ -1,6 +1,6 @@
-/** listenKeys of the user data stream: 64 letters, valid 60 minutes, extended by keepalive, expired on the injected clock. */
+/** listenKeys of the user data stream: 64 letters from crypto randomness, valid 60 minutes, extended by keepalive, expired on the injected clock. */
+import { randomBytes } from 'node:crypto';
 import type { Clock, TimerHandle } from '../../core/clock.ts';
-import type { Rng } from '../../core/random.ts';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -18,15 +18,14 @@ export class ListenKeys {
   private readonly keys = new Map<string, Entry>();
   private readonly ended: ((key: string, why: KeyEndReason) => void)[] = [];
 
-  constructor(private readonly clock: Clock, private readonly rng: Rng, private readonly validityMs = 3_600_000) {}
+  /** `random` is crypto randomness (tests may pass their own); never the simulation's seeded Rng, or a client could compute another user's key. */
+  constructor(private readonly clock: Clock, private readonly validityMs = 3_600_000, private readonly random: (n: number) => Buffer = randomBytes) {}
 
   /** Returns a new listenKey for `userId`, valid for the validity period from now. */
   create(userId: string): string {
     let key = '';
-    do {
-      key = '';
-      for (let i = 0; i < 64; i++) key += LETTERS[this.rng.int(0, LETTERS.length - 1)];
-    } while (this.keys.has(key));
+    do key = randomLetters(64, this.random);
+    while (this.keys.has(key));
     const expiresAt = this.clock.now() + this.validityMs;
     this.keys.set(key, { userId, expiresAt, timer: this.arm(key, this.validityMs) });
     return key;
@@ -88,4 +87,18 @@ export class ListenKeys {
     this.keys.delete(key);
     for (const fn of this.ended) fn(key, why);
   }
+}
+
+/**
+ * Returns `n` letters drawn uniformly from crypto bytes: a byte below 208 (4 × 52) picks LETTERS[b % 52],
+ * others are redrawn, so no letter is likelier than another (64 letters carry 364 bits).
+ */
+export function randomLetters(n: number, random: (n: number) => Buffer = randomBytes): string {
+  let out = '';
+  while (out.length < n) {
+    for (const b of random(n)) {
+      if (b < 208 && out.length < n) out += LETTERS[b % LETTERS.length];
+    }
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import type { Faults } from './faults.ts';
 import { BookVersions } from './book-versions.ts';
 import type { MarketSource, MarketSourceEvent } from './market-source.ts';
 import { KLINE_INTERVALS, limitOf, readRequest } from './market-requests.ts';
+import { isSlow, sendBounded, type SendLimits } from './slow-reader.ts';
 
 /** Push cadences in ms (venue-api.md, Limits: spot depth 300 ms, contract depth 3 s, contract merged 0.5 s). */
 export interface MarketCadences {
@@ -19,6 +20,8 @@ export interface MarketCadences {
 export interface MarketStreamOptions {
   readonly cadences: MarketCadences;
   readonly idleTimeoutMs: number;
+  /** Send-buffer limits per connection: slow readers get the latest book, and past the close limit are disconnected. */
+  readonly sendLimits: SendLimits;
   /** How often index prices are pushed. */
   readonly indexMs?: number;
 }
@@ -30,9 +33,17 @@ interface Sub {
   readonly params: Record<string, unknown>;
   readonly id: string | undefined;
   readonly limit: number;
+  /** Subscriptions of one shape get byte-identical frames: one Buffer is built per push and shared by all their sockets. */
+  readonly shape: string;
   /** A diffDepth frame the reorder fault holds back, and the diff tick it was held on. */
-  held?: { readonly frame: string; readonly tick: number };
+  held?: { readonly frame: Buffer; readonly tick: number };
+  /** A book push was skipped while the connection was slow: the latest book is owed. */
+  stale?: boolean;
 }
+
+
+/** Frames built during one push, by subscription shape. */
+type Frames = Map<string, Buffer>;
 
 interface Conn {
   readonly ws: WebSocket;
@@ -59,6 +70,10 @@ export class MarketStreams {
   private readonly versions = new BookVersions();
   /** Subscriptions holding a reordered diff. */
   private readonly holding = new Set<Sub>();
+  /** Subscriptions owed the latest book after skipping pushes while slow. */
+  private readonly stale = new Set<Sub>();
+  /** Connections closed for reading too slowly, since start. */
+  private shedCount = 0;
   private diffTick = 0;
   private readonly timers: TimerHandle[] = [];
   private unsubscribe: (() => void) | undefined;
@@ -91,6 +106,7 @@ export class MarketStreams {
     this.dirty.clear();
     this.versions.pause();
     this.holding.clear();
+    this.stale.clear();
   }
 
   /** Completes a WebSocket upgrade and starts serving the connection. */
@@ -101,6 +117,16 @@ export class MarketStreams {
   /** Returns how many connections are open. */
   get size(): number {
     return this.conns.size;
+  }
+
+  /** Returns how many subscriptions are owed the latest book (they skipped pushes while their connection was slow). */
+  get conflating(): number {
+    return this.stale.size;
+  }
+
+  /** Returns how many connections were closed for reading too slowly. */
+  get shed(): number {
+    return this.shedCount;
   }
 
   /** Drops every connection without a close frame (the admin route's fault); returns how many. */
@@ -165,7 +191,8 @@ export class MarketStreams {
       if (old) this.forget(old);
       conn.subs.delete(key);
       if (event === 'cancel') continue;
-      const sub: Sub = { conn, symbol, topic, params, id, limit: limitOf(topic, params['limit']) };
+      const limit = limitOf(topic, params['limit']);
+      const sub: Sub = { conn, symbol, topic, params, id, limit, shape: `${topic}|${symbol}|${limit}|${id ?? ''}|${JSON.stringify(params)}` };
       // Taken before the subscription joins, so a diff cut for the snapshot goes only to those already there.
       const first = this.snapshot(sub);
       conn.subs.set(key, sub);
@@ -209,7 +236,8 @@ export class MarketStreams {
         for (const iv of KLINE_INTERVALS) {
           const set = this.subs.get(`kline_${iv}|${ev.symbol}`);
           if (!set || set.size === 0) continue;
-          for (const s of set) this.push(s, this.snapshot(s), false);
+          const frames: Frames = new Map();
+          for (const s of set) this.pushShared(s, frames, () => this.snapshot(s));
         }
         this.fanout('realtimes', ev.symbol, () => [this.realtimeEl(ev.symbol, ev.time)]);
         return;
@@ -227,15 +255,24 @@ export class MarketStreams {
 
   private flushDepth(topic: 'depth' | 'mergedDepth', contract: boolean): void {
     const now = this.clock.now();
+    const frames: Frames = new Map();
     for (const symbol of [...this.dirty]) {
       if (this.src.isContract(symbol) !== contract) continue;
       const set = this.subs.get(`${topic}|${symbol}`);
       if (set && set.size > 0) this.cut(symbol, now);
-      if (set) for (const s of set) this.push(s, [this.depthEl(symbol, s.limit, now)], false);
+      if (set) for (const s of set) this.pushLatest(s, now, frames);
       if (topic === 'depth') {
         const bt = this.subs.get(`bookTicker|${symbol}`);
-        if (bt) for (const s of bt) this.push(s, [this.bookTickerEl(symbol, now)], false);
+        if (bt) for (const s of bt) this.pushLatest(s, now, frames);
       }
+    }
+    // Readers that skipped pushes while slow get the latest book once they have drained, changed or not since.
+    for (const s of [...this.stale]) {
+      if ((s.topic !== topic && !(topic === 'depth' && s.topic === 'bookTicker')) || this.src.isContract(s.symbol) !== contract) continue;
+      if (isSlow(s.conn.ws, this.o.sendLimits)) continue;
+      // A book snapshot holds exactly the book at its version: pending changes are cut first.
+      if (s.topic !== 'bookTicker') this.cut(s.symbol, now);
+      this.pushLatest(s, now, frames);
     }
     // A symbol stays dirty until both its depth and merged depth cadences have passed.
     if (topic === 'mergedDepth') for (const s of [...this.dirty]) if (this.src.isContract(s) === contract) this.dirty.delete(s);
@@ -256,13 +293,14 @@ export class MarketStreams {
     const set = this.subs.get(`diffDepth|${symbol}`);
     if (!set || set.size === 0) return;
     const el = { e: 0, t: now, s: symbol, v: this.version(symbol), b: d.b, a: d.a };
-    for (const s of set) this.pushDiff(s, el);
+    const frames: Frames = new Map();
+    for (const s of set) this.pushDiff(s, el, frames);
   }
 
   /** Pushes one diff to one subscriber through the drop and reorder faults. */
-  private pushDiff(s: Sub, el: Record<string, unknown>): void {
+  private pushDiff(s: Sub, el: Record<string, unknown>, frames: Frames): void {
     if (this.faults.fires('marketDiffDrop')) return;
-    const frame = this.frame(s, [el], false);
+    const frame = this.sharedFrame(s, frames, () => [el]);
     if (s.held === undefined && this.faults.fires('marketDiffReorder')) {
       s.held = { frame, tick: this.diffTick };
       this.holding.add(s);
@@ -280,11 +318,24 @@ export class MarketStreams {
     this.send(s.conn, h.frame);
   }
 
+  /** Pushes the current book (depth, mergedDepth) or best quotes (bookTicker), or owes it while the connection is slow. */
+  private pushLatest(s: Sub, now: number, frames: Frames): void {
+    if (isSlow(s.conn.ws, this.o.sendLimits)) {
+      s.stale = true;
+      this.stale.add(s);
+      return;
+    }
+    s.stale = false;
+    this.stale.delete(s);
+    this.pushShared(s, frames, () => [s.topic === 'bookTicker' ? this.bookTickerEl(s.symbol, now) : this.depthEl(s.symbol, s.limit, now)]);
+  }
+
   /** Removes a subscription; a diff it held is inside the snapshot any later subscription starts from. */
   private forget(s: Sub): void {
     this.subs.get(`${s.topic}|${s.symbol}`)?.delete(s);
     s.held = undefined;
     this.holding.delete(s);
+    this.stale.delete(s);
   }
 
   /** Returns the symbol's book version: diffs cut so far, then the symbol's number on the venue. */
@@ -297,7 +348,8 @@ export class MarketStreams {
       if (!key.startsWith('index|') || set.size === 0) continue;
       const symbol = key.slice(6);
       const ix = this.src.index(symbol);
-      if (ix) for (const s of set) this.push(s, [{ symbol, index: ix.index, edp: ix.edp }], false);
+      const frames: Frames = new Map();
+      if (ix) for (const s of set) this.pushShared(s, frames, () => [{ symbol, index: ix.index, edp: ix.edp }]);
     }
   }
 
@@ -327,11 +379,23 @@ export class MarketStreams {
     const set = this.subs.get(`${topic}|${symbol}`);
     if (!set || set.size === 0) return;
     const d = data();
-    for (const s of set) this.push(s, d, false);
+    const frames: Frames = new Map();
+    for (const s of set) this.pushShared(s, frames, () => d);
   }
 
   private push(s: Sub, data: unknown[], first: boolean): void {
     this.send(s.conn, this.frame(s, data, first));
+  }
+
+  /** Pushes a frame built once per subscription shape in `frames` (`data` is called only for the first of a shape). */
+  private pushShared(s: Sub, frames: Frames, data: () => unknown[]): void {
+    this.send(s.conn, this.sharedFrame(s, frames, data));
+  }
+
+  private sharedFrame(s: Sub, frames: Frames, data: () => unknown[]): Buffer {
+    let f = frames.get(s.shape);
+    if (f === undefined) frames.set(s.shape, (f = Buffer.from(this.frame(s, data(), false), 'utf8')));
+    return f;
   }
 
   private frame(s: Sub, data: unknown[], first: boolean): string {
@@ -341,13 +405,13 @@ export class MarketStreams {
     return JSON.stringify(env);
   }
 
-  private send(c: Conn, frame: string): void {
+  private send(c: Conn, frame: string | Buffer): void {
     if (c.ws.readyState !== WebSocket.OPEN) return;
     if (this.faults.fires('dropWebSocket')) {
       c.ws.terminate();
       return;
     }
-    c.ws.send(frame);
+    sendBounded(c.ws, frame, this.o.sendLimits, this.clock, () => this.shedCount++);
   }
 
   private error(c: Conn, code: string, desc: string): void {

@@ -9,6 +9,7 @@ import type { Faults } from './faults.ts';
 import { retryAfterSeconds, type RateLimiter } from './limits.ts';
 import { bodyText, Params, parseParams } from './params.ts';
 import { canonicalPath } from './paths.ts';
+import type { ReplayGuard } from './replay.ts';
 import type { Route } from './route.ts';
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
@@ -23,6 +24,10 @@ export interface RestDeps {
   readonly faults: Faults;
   readonly log: Logger;
   readonly maxBodyBytes: number;
+  /** The largest recvWindow a signed request may ask for. */
+  readonly maxRecvWindowMs: number;
+  /** Refuses exact replays of signed writes. */
+  readonly replay: ReplayGuard;
   /** Handles paths outside /openapi (the loopback admin routes); returns false when it did not. */
   readonly other?: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean;
 }
@@ -55,7 +60,7 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
     const query = q < 0 ? '' : url.slice(q + 1);
     const canon = canonOf(path);
     if (canon === undefined) {
-      readBody(req, d.maxBodyBytes, (err, body) => {
+      readBody(req, res, d.maxBodyBytes, (err, body) => {
         if (!err && d.other?.(req, res, body)) return;
         send(d, res, 404, errorBody(-1020, 'This operation is not supported.'), { error_code: '-1020' });
       });
@@ -87,7 +92,7 @@ export function restListener(d: RestDeps): (req: IncomingMessage, res: ServerRes
       run(d, r, req, res, path, query, '', ip);
       return;
     }
-    readBody(req, d.maxBodyBytes, (err, body) => {
+    readBody(req, res, d.maxBodyBytes, (err, body) => {
       if (err) {
         answerError(d, res, err);
         return;
@@ -120,10 +125,13 @@ function run(d: RestDeps, route: Route, req: IncomingMessage, res: ServerRespons
         apiKeyHeader: Array.isArray(header) ? header[0] : header,
         params: rp,
         security: route.security,
-        timed: route.timed === true,
+        maxRecvWindowMs: d.maxRecvWindowMs,
         now,
         ip,
       });
+      // A wallet movement's signature is spent once: within its window a replayed transfer would move money twice.
+      // Orders are not held to it (a replay of one with a clientOrderId is -1141; clients on a shared virtual clock repeat signatures).
+      if (route.security === 'WALLET' && route.method !== 'GET') d.replay.admit(key.apiKey, rp.signature ?? '', now);
       if (route.order) d.limiter.chargeOrder(key.userId, ip);
     }
     if (route.order && d.faults.fires('orderErrorBefore')) throw apiError(-1001);
@@ -166,36 +174,42 @@ function writeAnswer(res: ServerResponse, status: number, body: string, headers:
   res.end(body);
 }
 
-/** Reads the whole body up to `max` bytes; past that it answers -1004 and discards the rest. */
-function readBody(req: IncomingMessage, max: number, done: (err: ApiError | undefined, body: Buffer) => void): void {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > max) {
-    req.resume();
-    done(new ApiError(-1004, 'Bad request'), Buffer.alloc(0));
-    return;
-  }
+/**
+ * Reads the whole body up to `max` bytes. Past that (declared or counted) it stops reading at once,
+ * answers -1004 and closes the connection after the answer: a 1 GB chunked body is not drained first.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, max: number, done: (err: ApiError | undefined, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  let over = false;
   let finished = false;
-  req.on('data', (c: Buffer) => {
-    if (over) return;
+  const finish = (err: ApiError | undefined, body: Buffer): void => {
+    if (finished) return;
+    finished = true;
+    req.removeListener('data', onData);
+    done(err, body);
+  };
+  const refuse = (): void => {
+    req.pause();
+    res.setHeader('Connection', 'close');
+    // Node would drain an unread body to keep the connection; destroying it after the answer stops the read.
+    res.once('finish', () => req.socket.destroy());
+    res.once('close', () => req.socket.destroy());
+    finish(new ApiError(-1004, 'Bad request'), Buffer.alloc(0));
+  };
+  const onData = (c: Buffer): void => {
     size += c.length;
     if (size > max) {
-      over = true;
       chunks.length = 0;
+      refuse();
       return;
     }
     chunks.push(c);
-  });
-  req.on('end', () => {
-    if (finished) return;
-    finished = true;
-    done(over ? new ApiError(-1004, 'Bad request') : undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-  });
-  req.on('error', () => {
-    if (finished) return;
-    finished = true;
-    done(new ApiError(-1004, 'Bad request'), Buffer.alloc(0));
-  });
+  };
+  if (Number(req.headers['content-length'] ?? '0') > max) {
+    refuse();
+    return;
+  }
+  req.on('data', onData);
+  req.on('end', () => finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', () => finish(new ApiError(-1004, 'Bad request'), Buffer.alloc(0)));
 }

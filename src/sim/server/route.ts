@@ -22,8 +22,6 @@ export interface Route {
   readonly path: string;
   readonly security: Security;
   readonly weight: number;
-  /** The timing rule applies (new-order endpoints only). */
-  readonly timed?: boolean;
   /** A new order: counted against ORDERS and subject to order faults. */
   readonly order?: boolean;
   readonly handle: (ctx: Ctx) => unknown;

@@ -10,7 +10,7 @@ export function contractRoutes(venue: SimVenue): Route[] {
   const orderType = (x: Ctx): string | undefined => x.p.opt('orderType')?.toUpperCase();
   return [
     {
-      method: 'POST', path: 'contract:order', security: 'TRADE', weight: 1, timed: true, order: true,
+      method: 'POST', path: 'contract:order', security: 'TRADE', weight: 1, order: true,
       handle: (x) => {
         const clientOrderId = x.p.opt('clientOrderId');
         if (clientOrderId === undefined) throw missingParam('clientOrderId');

@@ -21,8 +21,8 @@ export function spotRoutes(venue: SimVenue): Route[] {
   // venue-notes.md §5: GET takes orderId or origClientOrderId, DELETE orderId or clientOrderId; both accepted everywhere.
   const which = (c: Ctx) => ({ orderId: c.p.optId('orderId'), clientOrderId: c.p.opt('origClientOrderId') ?? c.p.opt('clientOrderId') });
   return [
-    { method: 'POST', path: 'main:order', security: 'TRADE', weight: 1, timed: true, order: true, handle: (c) => venue.newSpotOrder(account(c), orderParams(c)) },
-    { method: 'POST', path: 'main:order/test', security: 'TRADE', weight: 1, timed: true, handle: (c) => venue.testSpotOrder(account(c), orderParams(c)) },
+    { method: 'POST', path: 'main:order', security: 'TRADE', weight: 1, order: true, handle: (c) => venue.newSpotOrder(account(c), orderParams(c)) },
+    { method: 'POST', path: 'main:order/test', security: 'TRADE', weight: 1, handle: (c) => venue.testSpotOrder(account(c), orderParams(c)) },
     { method: 'GET', path: 'main:order', security: 'USER_DATA', weight: 1, handle: (c) => venue.getSpotOrder(account(c), which(c)) },
     { method: 'DELETE', path: 'main:order', security: 'TRADE', weight: 1, handle: (c) => venue.cancelSpotOrder(account(c), which(c)) },
     {

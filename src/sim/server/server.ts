@@ -1,6 +1,7 @@
 /** The simulated venue's server: one node:http server for REST, the user data stream and the market stream, plus loopback admin routes. */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../../core/clock.ts';
@@ -8,10 +9,12 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { Rng } from '../../core/random.ts';
 import { keyRecord, keyRing, type KeyRecord } from './auth.ts';
 import { permissionsOf, type VenueConfig } from './config.ts';
+import { ConnectionGate } from './connections.ts';
 import { Faults } from './faults.ts';
 import { RateLimiter } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
 import type { MarketStreams } from './market-stream.ts';
+import { ReplayGuard } from './replay.ts';
 import { restListener } from './rest.ts';
 import type { Route } from './route.ts';
 import { publicRoutes } from './routes-public.ts';
@@ -37,11 +40,32 @@ export interface VenueServerOptions {
   /** Builds the backend; it is given the server's faults so its market stream can drop sockets too. */
   readonly backend: (faults: Faults) => Backend;
   readonly log?: Logger;
-  /** Seed of the server's own randomness (listenKeys, faults); the config's server.seed when absent. */
+  /** Seed of the server's fault draws; the config's server.seed when absent. listenKeys and the admin token never come from it. */
   readonly seed?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** Host header names that can only mean this machine: a page served from any other name (DNS rebinding) is refused. */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i;
+
+/**
+ * Returns why an admin request is refused, or undefined when it may go on. The admin routes change
+ * faults, so a web page must not reach them: either the start-up token is sent (X-Admin-Token), or
+ * the Host header names loopback (no rebound DNS name) and a write carries a JSON content type, which
+ * a cross-site form or a no-cors fetch cannot send without a CORS preflight this server never grants.
+ */
+export function adminRefusal(req: IncomingMessage, token: string): string | undefined {
+  const sent = req.headers['x-admin-token'];
+  if (typeof sent === 'string') {
+    const a = Buffer.from(sent, 'utf8');
+    const b = Buffer.from(token, 'utf8');
+    return a.length === b.length && timingSafeEqual(a, b) ? undefined : 'wrong admin token';
+  }
+  if (!LOOPBACK_HOST.test(req.headers.host ?? '')) return 'the Host header must be 127.0.0.1, localhost or [::1] (or send X-Admin-Token)';
+  if (req.method === 'GET') return undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' ? undefined : 'admin writes need Content-Type: application/json (or X-Admin-Token)';
+}
 
 /** A running venue: its URLs, its parts for tests and the admin route, and `stop`. */
 export class VenueServer {
@@ -50,6 +74,10 @@ export class VenueServer {
   readonly listenKeys: ListenKeys;
   readonly userStreams: UserStreams;
   readonly backend: Backend;
+  /** Open sockets per address and in total, capped by server.connections. */
+  readonly connections: ConnectionGate;
+  /** Crypto-random token that opens the admin routes from any Host (printed by `bhtrade venue` at start). */
+  readonly adminToken = randomBytes(24).toString('hex');
   private readonly http: Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private unsubscribe: (() => void) | undefined;
@@ -62,8 +90,10 @@ export class VenueServer {
     const log = o.log ?? silentLogger();
     this.faults = new Faults(new Rng(seed ^ 0x5eed), c.faults);
     this.limiter = new RateLimiter(clock, c.rateLimits, c.bans);
-    this.listenKeys = new ListenKeys(clock, new Rng(seed ^ 0x1157e4), c.server.userStream.listenKeyValidityMs);
-    this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, c.server.userStream);
+    this.listenKeys = new ListenKeys(clock, c.server.userStream.listenKeyValidityMs);
+    const us = c.server.userStream;
+    // User events cannot be skipped: a user stream has no conflation, only the close limit.
+    this.userStreams = new UserStreams(clock, this.listenKeys, this.faults, { ...us, sendLimits: { conflateAboveBytes: us.closeAboveBytes, closeAboveBytes: us.closeAboveBytes } });
     this.backend = o.backend(this.faults);
     // The engine's events are mapped to user payloads only while a user stream is open: nobody else would read them.
     this.userStreams.onActivity((active) => {
@@ -74,14 +104,28 @@ export class VenueServer {
     const listener = restListener({
       clock, routes, keys: keysOf(c, this.backend), limiter: this.limiter, faults: this.faults, log,
       maxBodyBytes: c.server.maxBodyBytes,
+      maxRecvWindowMs: c.server.maxRecvWindowMs,
+      replay: new ReplayGuard(c.server.maxRecvWindowMs + 1000, c.server.replayMemory),
       other: (req, res, body) => this.admin(req, res, body),
     });
-    this.http = createServer({ keepAlive: true, noDelay: true }, listener);
-    this.http.keepAliveTimeout = 65_000;
+    const cc = c.server.connections;
+    this.connections = new ConnectionGate(cc);
+    this.http = createServer({
+      keepAlive: true, noDelay: true,
+      headersTimeout: cc.headersTimeoutMs, requestTimeout: cc.requestTimeoutMs,
+      // How often Node looks for requests past those timeouts.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(cc.headersTimeoutMs / 4))),
+    }, listener);
+    this.http.keepAliveTimeout = cc.idleTimeoutMs;
+    // A socket silent this long is closed (WebSocket sockets clear it: the streams have their own idle rules).
+    this.http.timeout = cc.idleTimeoutMs;
+    // Registered after Node's own listener, so a refused socket was never handed a request.
+    this.http.on('connection', (socket: Socket) => this.connections.admit(socket));
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
-    this.http.on('clientError', (_e, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 35\r\n\r\n{"code":-1004,"msg":"Bad request"}\n');
-      else socket.destroy();
+    this.http.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) socket.destroy();
+      else if (e.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      else socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: 35\r\n\r\n{"code":-1004,"msg":"Bad request"}\n');
     });
   }
 
@@ -155,6 +199,11 @@ export class VenueServer {
     };
     if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
       reply(403, { code: -1005, msg: 'No Permission' });
+      return true;
+    }
+    const refused = adminRefusal(req, this.adminToken);
+    if (refused !== undefined) {
+      reply(403, { code: -1005, msg: `No Permission: ${refused}` });
       return true;
     }
     if (path === '/admin/faults' && req.method === 'GET') {

@@ -6,10 +6,13 @@ import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { errorBody } from './errors.ts';
 import type { Faults } from './faults.ts';
 import type { ListenKeys } from './listen-keys.ts';
+import { sendBounded, type SendLimits } from './slow-reader.ts';
 
 export interface UserStreamOptions {
   readonly pingIntervalMs: number;
   readonly connectionCapMs: number;
+  /** A connection holding more unsent bytes than closeAboveBytes is closed (user events cannot be conflated). */
+  readonly sendLimits: SendLimits;
 }
 
 interface Conn {
@@ -26,6 +29,8 @@ export class UserStreams {
   /** A held-back frame per user when a reorder fault fired: sent right after the next one, or alone when its hold time ends. */
   private readonly held = new Map<string, { readonly frame: string; readonly timer: TimerHandle }>();
   private open = 0;
+  /** Connections closed for reading too slowly, since start. */
+  private shedCount = 0;
   private activity: ((active: boolean) => void) | undefined;
 
   constructor(
@@ -54,6 +59,11 @@ export class UserStreams {
   onActivity(fn: (active: boolean) => void): void {
     this.activity = fn;
     if (this.open > 0) fn(true);
+  }
+
+  /** Returns how many connections were closed for reading too slowly. */
+  get shed(): number {
+    return this.shedCount;
   }
 
   /** Returns how many connections `userId` has open. */
@@ -112,7 +122,7 @@ export class UserStreams {
         c.ws.terminate();
         continue;
       }
-      c.ws.send(frame);
+      sendBounded(c.ws, frame, this.opts.sendLimits, this.clock, () => this.shedCount++);
     }
   }
 
@@ -122,7 +132,7 @@ export class UserStreams {
     add(this.byKey, key, c);
     if (this.open++ === 0) this.activity?.(true);
     c.timers.push(this.clock.setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ ping: this.clock.now() }));
+      sendBounded(ws, JSON.stringify({ ping: this.clock.now() }), this.opts.sendLimits, this.clock);
     }, this.opts.pingIntervalMs));
     c.timers.push(this.clock.setTimeout(() => ws.close(1000, 'connection lasted 24 hours'), this.opts.connectionCapMs));
     ws.on('message', (data, isBinary) => {
@@ -131,7 +141,7 @@ export class UserStreams {
       if (text.length > 256) return;
       try {
         const m = JSON.parse(text) as unknown;
-        if (typeof m === 'object' && m !== null && 'ping' in m) ws.send(JSON.stringify({ pong: (m as { ping: unknown }).ping }));
+        if (typeof m === 'object' && m !== null && 'ping' in m) sendBounded(ws, JSON.stringify({ pong: (m as { ping: unknown }).ping }), this.opts.sendLimits, this.clock);
       } catch {
         // A frame that is not JSON gets no answer on the user stream, as on the venue.
       }

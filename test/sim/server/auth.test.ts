@@ -117,7 +117,7 @@ describe('refusals with the codes, statuses and wire format of venue-errors.md',
     expect((await signed(t.url, 'GET', '/openapi/v1/account', {}, { key: 'D'.repeat(64), secret: 'disabled-secret-00001' })).json.code).toBe(-2015);
   });
 
-  it('-1021 on new orders outside the recvWindow or too far ahead, and only there', async () => {
+  it('-1021 on every signed request outside the recvWindow or too far ahead (stricter than the published venue)', async () => {
     const order = { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0.01' };
     const old = await signed(t.url, 'POST', '/openapi/v1/order', order, { timestamp: T0 - 5001 });
     expect(old.json).toEqual({ code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' });
@@ -126,7 +126,22 @@ describe('refusals with the codes, statuses and wire format of venue-errors.md',
     expect((await signed(t.url, 'POST', '/openapi/v1/order', order, { timestamp: T0 + 999 })).status).toBe(200);
     const contract = { symbol: 'BTC-PERP-REV', side: 'BUY_OPEN', orderType: 'LIMIT', quantity: '1', price: '100', leverage: '10', clientOrderId: 'c-1021' };
     expect((await signed(t.url, 'POST', '/openapi/contract/v1/order', contract, { timestamp: T0 - 60_000 })).json.code).toBe(-1021);
-    expect((await signed(t.url, 'GET', '/openapi/v1/account', {}, { timestamp: T0 - 3_600_000 })).status).toBe(200);
+    // The published venue checked only the two new-order endpoints; here reads, cancels, transfers and withdrawals are held to it too.
+    expect((await signed(t.url, 'GET', '/openapi/v1/account', {}, { timestamp: T0 - 3_600_000 })).json.code).toBe(-1021);
+    expect((await signed(t.url, 'GET', '/openapi/v1/account', {}, { timestamp: T0 - 5000 })).status).toBe(200);
+    expect((await signed(t.url, 'DELETE', '/openapi/v1/order', { orderId: '1' }, { timestamp: T0 - 5001 })).json.code).toBe(-1021);
+    const move = { fromAccountType: '1', fromAccountIndex: '0', toAccountType: '1', toAccountIndex: '1', tokenId: 'USDT', amount: '1' };
+    expect((await signed(t.url, 'POST', '/openapi/v1/transfer', move, { timestamp: T0 - 5001 })).json.code).toBe(-1021);
+    const out = { tokenId: 'USDT', clientOrderId: 'w-1021', address: 'x', withdrawQuantity: '1' };
+    expect((await signed(t.url, 'POST', '/openapi/v1/withdraw', out, { timestamp: T0 + 1000 })).json.code).toBe(-1021);
+  });
+
+  it('caps recvWindow at 60 000 ms: a larger one is -1130 naming recvWindow', async () => {
+    const huge = await signed(t.url, 'GET', '/openapi/v1/account', { recvWindow: '9999999999999999' }, { timestamp: T0 - 1 });
+    expect(huge.status).toBe(400);
+    expect(huge.json).toEqual({ code: -1130, msg: "Data sent for paramter 'recvWindow' is not valid." });
+    expect((await signed(t.url, 'GET', '/openapi/v1/account', { recvWindow: '60001' }, { timestamp: T0 - 2 })).json.code).toBe(-1130);
+    expect((await signed(t.url, 'GET', '/openapi/v1/account', { recvWindow: '60000' }, { timestamp: T0 - 60_000 })).status).toBe(200);
   });
 
   it('limits keys to their permissions: -1005', async () => {

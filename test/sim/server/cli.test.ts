@@ -85,6 +85,24 @@ describe('bhtrade venue', () => {
     }
   });
 
+  it('prints a crypto-random admin token on stderr that opens /admin/faults from a Host that is not loopback', async () => {
+    const { lines, exited, child } = await startCli(['--port', '0', '--config', 'config/venue.yaml']);
+    let err = '';
+    const token = await new Promise<string>((resolve) => {
+      const look = (d: Buffer): void => {
+        err += d.toString();
+        const m = /admin token ([0-9a-f]{48})/.exec(err);
+        if (m) resolve(m[1]!);
+      };
+      child.stderr.on('data', look);
+    });
+    const ask = (headers: Record<string, string>) => request(`${lines[0]}/admin/faults`, { method: 'POST', headers: { host: 'venue.lan', 'content-type': 'application/json', ...headers }, body: '{"latencyMs":0}' });
+    expect((await ask({})).statusCode).toBe(403);
+    expect((await ask({ 'x-admin-token': token })).statusCode).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 20_000);
+
   it('refuses a bad option with usage and exit code 2', async () => {
     const child = spawn(process.execPath, ['bin/bhtrade.js', 'venue', '--port', 'x'], { stdio: 'pipe' });
     let err = '';

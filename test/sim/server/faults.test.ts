@@ -69,7 +69,7 @@ describe('fault injection, switched on through the loopback admin route', () => 
     // Sent in order these would be: report(first), account, report(second), account. The held report comes one frame late.
     expect(s.frames.slice(0, 3).map((f) => f.c ?? f.e)).toEqual(['outboundAccountInfo', 'first', 'second']);
     await setFaults(t, {});
-    const dropped = await request(`${t.url}/admin/faults/drop`, { method: 'POST' });
+    const dropped = await request(`${t.url}/admin/faults/drop`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(await dropped.body.json()).toEqual({ dropped: 1 });
     expect(await s.closed).toBe(1006);
   });

@@ -27,7 +27,7 @@ describe('listenKeys on the virtual clock', () => {
     expect(key).toMatch(/^[A-Za-z]{64}$/);
     const a = await openWs(`${v.ws}/openapi/ws/${key}`);
     await v.clock.advance(59 * 60_000);
-    expect((await signed(v.url, 'PUT', '/openapi/v1/userDataStream', { listenKey: key })).json).toEqual({});
+    expect((await signed(v.url, 'PUT', '/openapi/v1/userDataStream', { listenKey: key }, { timestamp: v.clock.now() })).json).toEqual({});
     await v.clock.advance(59 * 60_000);
     const b = await openWs(`${v.ws}/openapi/ws/${key}`);
     b.ws.close();
@@ -66,7 +66,7 @@ describe('listenKeys on the virtual clock', () => {
     const s = await openWs(`${v.ws}/openapi/ws/${key}`);
     for (let h = 0; h < 24; h++) {
       await v.clock.advance(50 * 60_000);
-      await signed(v.url, 'PUT', '/openapi/v1/userDataStream', { listenKey: key });
+      expect((await signed(v.url, 'PUT', '/openapi/v1/userDataStream', { listenKey: key }, { timestamp: v.clock.now() })).json).toEqual({});
       await v.clock.advance(10 * 60_000);
     }
     expect(await s.closed).toBe(1000);

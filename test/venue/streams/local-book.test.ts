@@ -42,7 +42,7 @@ describe('local book against the simulated venue', () => {
     expect(first.asks[0]).toEqual(['0.05', '1']);
     expect(first.bids[0]).toEqual(['0.044', '5']);
 
-    const drop = await request(`${venue.url}/admin/faults/drop`, { method: 'POST' });
+    const drop = await request(`${venue.url}/admin/faults/drop`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(await drop.body.json()).toEqual({ dropped: 1 });
     await until(venue.clock, 'socket lost', () => client!.state === 'reconnecting');
     expect(client.book('ETHBTC')!.state).toBe('syncing');

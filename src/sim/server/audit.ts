@@ -42,3 +42,31 @@ export function auditVenue(venue: SimVenue): VenueAudit {
   }
   return { conserved: assets.every((a) => a.conserved), assets, duplicateOrderIds, duplicateClientOrderIds };
 }
+
+/** One user's orders as GET /admin/audit?user=NAME shows them: for liveness and limit checks that must not spend the user's request weight. */
+export interface UserOrders {
+  readonly user: string;
+  /** Time of the newest order the user placed (spot or contract, main accounts), or 0. */
+  readonly lastOrderTime: number;
+  /** Working orders per symbol. */
+  readonly openOrders: Readonly<Record<string, number>>;
+}
+
+/** Returns the orders of the user named `name` on its main spot and contract accounts; undefined for an unknown name. */
+export function auditUser(venue: SimVenue, name: string): UserOrders | undefined {
+  let userId;
+  try {
+    userId = venue.user(name);
+  } catch {
+    return undefined;
+  }
+  let lastOrderTime = 0;
+  const openOrders: Record<string, number> = {};
+  for (const type of [1, 3] as const) {
+    for (const o of venue.core.ordersByAccount.get(venue.accountOf(userId, type)) ?? []) {
+      lastOrderTime = Math.max(lastOrderTime, o.time);
+      if (o.active) openOrders[o.inst.symbol] = (openOrders[o.inst.symbol] ?? 0) + 1;
+    }
+  }
+  return { user: name, lastOrderTime, openOrders };
+}

@@ -1,5 +1,5 @@
 /** The engine behind the server: a SimVenue built from config/venue.yaml (or restored from its state file), its routes, key owners, agents, user events and market source. */
-import { auditVenue, type VenueAudit } from './audit.ts';
+import { auditUser, auditVenue, type UserOrders, type VenueAudit } from './audit.ts';
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { Journal, journaled, replayJournal } from './journal.ts';
@@ -133,6 +133,10 @@ export class EngineBackend implements Backend {
 
   audit(): VenueAudit {
     return auditVenue(this.engine);
+  }
+
+  auditUser(name: string): UserOrders | undefined {
+    return auditUser(this.engine, name);
   }
 
   /** Stops the market agents and the venue's own timers (funding, withdrawals), then writes the state file. */

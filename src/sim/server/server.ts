@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { Rng } from '../../core/random.ts';
 import { keyRecord, keyRing, type KeyRecord } from './auth.ts';
 import { permissionsOf, type VenueConfig } from './config.ts';
-import type { VenueAudit } from './audit.ts';
+import type { UserOrders, VenueAudit } from './audit.ts';
 import { ConnectionGate } from './connections.ts';
 import { Faults } from './faults.ts';
 import { RateLimiter } from './limits.ts';
@@ -33,6 +33,8 @@ export interface Backend {
   readonly market?: MarketStreams;
   /** The venue's self-check for GET /admin/audit (conservation, repeated ids), when the backend keeps a ledger. */
   audit?(): VenueAudit;
+  /** One named user's newest order time and working orders (GET /admin/audit?user=NAME). */
+  auditUser?(name: string): UserOrders | undefined;
   /** Called when the server stops (persist state, stop agents). */
   stop?(): void;
 }
@@ -225,7 +227,10 @@ export class VenueServer {
     } else if (path === '/admin/listenKeys/expire' && req.method === 'POST') {
       reply(200, { expired: this.listenKeys.expireAll() });
     } else if (path === '/admin/audit' && req.method === 'GET') {
-      reply(200, { ...this.backend.audit?.(), bans: this.limiter.bansIssued, shedUserStreams: this.userStreams.shed, fired: this.faults.fired });
+      const name = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('user');
+      const user = name === null ? undefined : this.backend.auditUser?.(name);
+      if (name !== null && user === undefined) reply(404, { code: -1020, msg: `no user named ${name}` });
+      else reply(200, { ...this.backend.audit?.(), ...(user === undefined ? {} : { user }), bans: this.limiter.bansIssued, shedUserStreams: this.userStreams.shed, fired: this.faults.fired });
     } else {
       reply(404, { code: -1020, msg: 'This operation is not supported.' });
     }

@@ -48,6 +48,10 @@ describe('the chaos run\'s admin routes', () => {
     expect(a.duplicateOrderIds).toEqual([]);
     expect(a.duplicateClientOrderIds).toEqual([]);
     expect(a.bans).toBe(0);
+    const demo = (await admin(t, 'GET', '/admin/audit?user=demo')).json.user;
+    expect(demo.openOrders).toEqual({ ETHBTC: 2 });
+    expect(demo.lastOrderTime).toBe(t.clock.now());
+    expect((await admin(t, 'GET', '/admin/audit?user=nobody')).status).toBe(404);
     // A client that comes back inside the wait of a 429 is banned: the audit counts it.
     await admin(t, 'POST', '/admin/faults', { rateLimitStorm: { count: 1 } });
     expect((await signed(t.url, 'GET', '/openapi/v1/account', {})).status).toBe(429);

@@ -1,5 +1,5 @@
 /**
- * The chaos run: the three example strategies as `bhtrade run` children against a `bhtrade venue` child
+ * The chaos run: the three example strategies in one `bhtrade run` child against a `bhtrade venue` child
  * with a journal, through every fault kind at seeded times; then a final segment with the bots in-process
  * (startApp) through every fault but a bot kill, compared with the venue and stopped. Every check reads
  * the venue's admin audit or REST answers: none counts market events in a time window.
@@ -35,44 +35,42 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
   const onUnhandled = (e: unknown): void => { t.unhandled.push(`in-process: ${String((e as Error)?.stack ?? e)}`); };
   process.on('unhandledRejection', onUnhandled);
   const port = await freePort();
-  const { venueConfig, venueEnv, bots } = writeConfigs(o.dir, port);
+  const { venueConfig, venueEnv, bot } = writeConfigs(o.dir, port);
   const admin = new VenueAdmin(`http://127.0.0.1:${port}`);
   const watch = (c: Child): Child => {
     void c.exited.then((e) => { if (!c.asked) t.exits.push(`${c.name} exited by itself (${e.code ?? e.signal}); see ${c.logFile}`); });
     return c;
   };
   const startVenue = async (): Promise<Child> => watch(await startVenueChild(venueConfig, port, venueEnv, join(o.dir, 'venue.log'), o.hangMs));
-  const startBot = (b: Bot): Child => watch(startBotChild(b.id, b.config, b.env, join(o.dir, `${b.id}.log`)));
+  const startBot = (): Child => watch(startBotChild(bot.id, bot.config, bot.env, join(o.dir, `${bot.id}.log`)));
   let bansBefore = 0;
-  const observe = (a: Audit, b?: Bot): void => {
+  const observe = (a: Audit): void => {
     t.bans = bansBefore + a.bans;
     if (!a.conserved) for (const x of a.assets.filter((y) => !y.conserved)) t.notConserved.add(`${x.asset}: held ${x.held}, in − out ${x.net}`);
     for (const id of a.duplicateOrderIds) t.duplicates.add(`orderId ${id}`);
     for (const id of a.duplicateClientOrderIds) t.duplicates.add(`clientOrderId ${id}`);
-    if (b === undefined || a.user === undefined) return;
+    if (a.user === undefined) return;
     for (const [symbol, n] of Object.entries(a.user.openOrders)) {
-      const max = b.maxOpenOrders[symbol];
-      if (max !== undefined && n > max) t.riskBreaches.add(`${b.id}: ${n} working orders on ${symbol}, maxOpenOrders ${max}`);
+      const max = bot.maxOpenOrders[symbol];
+      if (max !== undefined && n > max) t.riskBreaches.add(`${n} working orders on ${symbol}, maxOpenOrders ${max}`);
     }
   };
-  /** Resolves once every bot placed an order after `since` (venue time on this machine's clock); a bot that does not within hangMs is frozen. */
+  /** Resolves once every strategy placed an order after `since` (venue time on this machine's clock); one that does not within hangMs is frozen. */
   const lively = async (since: number, what: string): Promise<void> => {
-    const waiting = new Set(bots);
+    const waiting = new Set(bot.strategies);
     const deadline = Date.now() + o.hangMs;
     while (waiting.size > 0 && Date.now() < deadline) {
-      for (const b of [...waiting]) {
-        const a = await admin.audit(b.user);
-        observe(a, b);
-        if (a.user!.lastOrderTime > since) waiting.delete(b);
-      }
+      const a = await admin.audit(bot.user);
+      observe(a);
+      for (const id of [...waiting]) if ((a.user!.lastOrderTimeByTag[id] ?? 0) > since) waiting.delete(id);
       if (waiting.size > 0) await sleep(250);
     }
-    for (const b of waiting) t.frozen.push(`${b.id} placed no order within ${o.hangMs} ms after ${what}`);
+    for (const id of waiting) t.frozen.push(`${id} placed no order within ${o.hangMs} ms after ${what}`);
   };
 
   let venue = await startVenue();
-  const children = new Map(bots.map((b) => [b.id, startBot(b)]));
-  let apps: RunningApp[] = [];
+  let child: Child | undefined = startBot();
+  let app: RunningApp | undefined;
   const apply = async (r: Round): Promise<void> => {
     switch (r.kind) {
       case 'dropSockets': case 'reorder': case 'delay': case 'duplicate': case 'error5xx': case 'timeout504': case 'storm429':
@@ -92,15 +90,12 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
         venue = await startVenue();
         return;
       }
-      case 'botKill': {
-        const b = bots[r.bot]!;
-        const c = children.get(b.id);
+      case 'botKill':
         // In the in-process segment there is no child to kill: the plan leaves botKill out there.
-        if (c === undefined) return;
-        await c.kill('SIGKILL');
-        children.set(b.id, startBot(b));
+        if (child === undefined) return;
+        await child.kill('SIGKILL');
+        child = startBot();
         return;
-      }
     }
   };
   const round = async (r: Round, segment: string): Promise<void> => {
@@ -113,9 +108,9 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
   };
 
   try {
-    o.say(`venue on 127.0.0.1:${port}, bots ${bots.map((b) => b.id).join(', ')}; files in ${o.dir}`);
+    o.say(`venue on 127.0.0.1:${port}, strategies ${bot.strategies.join(', ')} in one bot; files in ${o.dir}`);
     await lively(0, 'start');
-    const plan = faultPlan(o.seed, FAULT_KINDS, bots.length);
+    const plan = faultPlan(o.seed, FAULT_KINDS, 1);
     const end = Date.now() + o.minutes * 60_000;
     const seen = new Set<string>();
     while (Date.now() < end || seen.size < FAULT_KINDS.length) {
@@ -123,41 +118,36 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
       await round(r, 'children');
       seen.add(r.kind);
     }
-    // The graceful stop under 429s: each bot must cancel its orders through the rate budget and exit 0.
+    // The graceful stop under 429s: the bot must cancel its orders through the rate budget and exit 0.
     await admin.setFaults({ rateLimitStorm: { count: 2 } });
-    for (const b of bots) {
-      const e = await children.get(b.id)!.kill('SIGTERM');
-      if (e.code !== 0) t.exits.push(`${b.id}: bhtrade run exited ${e.code ?? e.signal} on SIGTERM`);
-      await leftAfterStop(admin, b, 'bhtrade run stopped', t);
-    }
-    children.clear();
+    const e = await child.kill('SIGTERM');
+    child = undefined;
+    if (e.code !== 0) t.exits.push(`bhtrade run exited ${e.code ?? e.signal} on SIGTERM`);
+    await leftAfterStop(admin, bot, 'bhtrade run stopped', t);
     await admin.clearFaults();
 
     o.say('in-process segment');
-    apps = await Promise.all(bots.map(async (b) => startApp(loadRunConfig(b.config, b.env), {
-      log: createLogger({ level: 'info', destination: createWriteStream(join(o.dir, `${b.id}-final.log`), { flags: 'a' }) }),
-    })));
+    app = await startApp(loadRunConfig(bot.config, bot.env), {
+      log: createLogger({ level: 'info', destination: createWriteStream(join(o.dir, `${bot.id}-final.log`), { flags: 'a' }) }),
+    });
     await lively(Date.now(), 'the in-process start');
-    const last = faultPlan(o.seed + 1, FAULT_KINDS.filter((k) => k !== 'botKill'), bots.length);
+    const last = faultPlan(o.seed + 1, FAULT_KINDS.filter((k) => k !== 'botKill'), 1);
     for (let i = 0; i < FAULT_KINDS.length - 1; i++) await round(last.next().value as Round, 'in-process');
     await admin.clearFaults();
-    for (const [i, b] of bots.entries()) {
-      const app = apps[i]!;
-      const c = await settleAndCompare(app);
-      for (const d of [...c.openDiff, ...c.orderDiff, ...c.balanceDiff, ...c.positionDiff]) t.stateDiff.push(`${b.id}: ${d}`);
-      for (const id of c.duplicateClientIds) t.duplicates.add(`${b.id}: clientOrderId ${id} placed twice`);
-      for (const p of await app.rest.contractPositions({})) {
-        const max = b.maxPosition[p.symbol];
-        if (max !== undefined && new Decimal(p.position).abs().gt(max)) t.riskBreaches.add(`${b.id}: position ${p.position} on ${p.symbol}, maxPosition ${max}`);
-      }
-      await app.stop('chaos run ended');
-      await leftAfterStop(admin, b, 'the in-process bot stopped', t);
+    const c = await settleAndCompare(app);
+    for (const d of [...c.openDiff, ...c.orderDiff, ...c.balanceDiff, ...c.positionDiff]) t.stateDiff.push(d);
+    for (const id of c.duplicateClientIds) t.duplicates.add(`clientOrderId ${id} placed twice`);
+    for (const p of await app.rest.contractPositions({})) {
+      const max = bot.maxPosition[p.symbol];
+      if (max !== undefined && new Decimal(p.position).abs().gt(max)) t.riskBreaches.add(`position ${p.position} on ${p.symbol}, maxPosition ${max}`);
     }
-    apps = [];
+    await app.stop('chaos run ended');
+    app = undefined;
+    await leftAfterStop(admin, bot, 'the in-process bot stopped', t);
     observe(await admin.audit());
   } finally {
-    for (const app of apps) await app.stop('chaos run aborted').catch(() => undefined);
-    for (const c of children.values()) await c.kill('SIGKILL');
+    await app?.stop('chaos run aborted').catch(() => undefined);
+    await child?.kill('SIGKILL');
     const e = await venue.kill('SIGTERM');
     if (e.code !== 0) t.exits.push(`venue exited ${e.code ?? e.signal} on SIGTERM`);
     process.off('unhandledRejection', onUnhandled);
@@ -167,5 +157,5 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
 
 async function leftAfterStop(admin: VenueAdmin, b: Bot, when: string, t: Tally): Promise<void> {
   const open = (await admin.audit(b.user)).user!.openOrders;
-  for (const [symbol, n] of Object.entries(open)) t.ordersLeft.push(`${b.id}: ${n} working on ${symbol} after ${when}`);
+  for (const [symbol, n] of Object.entries(open)) t.ordersLeft.push(`${n} working on ${symbol} after ${when}`);
 }

@@ -12,14 +12,12 @@ export interface Round {
   readonly kind: FaultKind;
   readonly gapMs: number;
   readonly windowMs: number;
-  /** Which bot a botKill kills (index into the bots), drawn for every round so the draws do not depend on the kinds. */
-  readonly bot: number;
   /** How long a killed venue stays down before its restart. */
   readonly downMs: number;
 }
 
-/** Returns an endless seeded sequence of rounds over `kinds`: each block of kinds.length rounds is a shuffle of all of them. */
-export function* faultPlan(seed: number, kinds: readonly FaultKind[], bots: number): Generator<Round> {
+/** Returns an endless seeded sequence of rounds over `kinds`: each block of kinds.length rounds is a shuffle of all of them, every draw made for every round so the times do not depend on the kinds. */
+export function* faultPlan(seed: number, kinds: readonly FaultKind[]): Generator<Round> {
   const rng = new Rng(seed);
   for (;;) {
     const block = [...kinds];
@@ -28,7 +26,7 @@ export function* faultPlan(seed: number, kinds: readonly FaultKind[], bots: numb
       [block[i], block[j]] = [block[j]!, block[i]!];
     }
     for (const kind of block) {
-      yield { kind, gapMs: rng.int(500, 6000), windowMs: rng.int(3000, 8000), bot: rng.int(0, bots - 1), downMs: rng.int(200, 3000) };
+      yield { kind, gapMs: rng.int(500, 6000), windowMs: rng.int(3000, 8000), downMs: rng.int(200, 3000) };
     }
   }
 }

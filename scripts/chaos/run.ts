@@ -110,7 +110,7 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
   try {
     o.say(`venue on 127.0.0.1:${port}, strategies ${bot.strategies.join(', ')} in one bot; files in ${o.dir}`);
     await lively(0, 'start');
-    const plan = faultPlan(o.seed, FAULT_KINDS, 1);
+    const plan = faultPlan(o.seed, FAULT_KINDS);
     const end = Date.now() + o.minutes * 60_000;
     const seen = new Set<string>();
     while (Date.now() < end || seen.size < FAULT_KINDS.length) {
@@ -131,7 +131,7 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
       log: createLogger({ level: 'info', destination: createWriteStream(join(o.dir, `${bot.id}-final.log`), { flags: 'a' }) }),
     });
     await lively(Date.now(), 'the in-process start');
-    const last = faultPlan(o.seed + 1, FAULT_KINDS.filter((k) => k !== 'botKill'), 1);
+    const last = faultPlan(o.seed + 1, FAULT_KINDS.filter((k) => k !== 'botKill'));
     for (let i = 0; i < FAULT_KINDS.length - 1; i++) await round(last.next().value as Round, 'in-process');
     await admin.clearFaults();
     const c = await settleAndCompare(app);

@@ -55,14 +55,18 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
       if (max !== undefined && n > max) t.riskBreaches.add(`${n} working orders on ${symbol}, maxOpenOrders ${max}`);
     }
   };
-  /** Resolves once every strategy placed an order after `since` (venue time on this machine's clock); one that does not within hangMs is frozen. */
+  /**
+   * Resolves once every strategy placed an order after `since` (venue time on this machine's clock) or
+   * has working orders resting on the venue: a grid whose ladder is all resting waits for the market, by
+   * design. One that has neither within hangMs (a hang limit, never a measure of speed) is frozen.
+   */
   const lively = async (since: number, what: string): Promise<void> => {
     const waiting = new Set(bot.strategies);
     const deadline = Date.now() + o.hangMs;
     while (waiting.size > 0 && Date.now() < deadline) {
       const a = await admin.audit(bot.user);
       observe(a);
-      for (const id of [...waiting]) if ((a.user!.lastOrderTimeByTag[id] ?? 0) > since) waiting.delete(id);
+      for (const id of [...waiting]) if ((a.user!.lastOrderTimeByTag[id] ?? 0) > since || (a.user!.openOrdersByTag[id] ?? 0) > 0) waiting.delete(id);
       if (waiting.size > 0) await sleep(250);
     }
     for (const id of waiting) t.frozen.push(`${id} placed no order within ${o.hangMs} ms after ${what}`);

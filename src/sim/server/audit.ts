@@ -52,6 +52,8 @@ export interface UserOrders {
   readonly openOrders: Readonly<Record<string, number>>;
   /** Time of the newest order per clientOrderId tag (its text before the first '-', e.g. a bot's strategy id). */
   readonly lastOrderTimeByTag: Readonly<Record<string, number>>;
+  /** Working orders per clientOrderId tag. */
+  readonly openOrdersByTag: Readonly<Record<string, number>>;
 }
 
 /** Returns the orders of the user named `name` on its main spot and contract accounts; undefined for an unknown name. */
@@ -65,13 +67,16 @@ export function auditUser(venue: SimVenue, name: string): UserOrders | undefined
   let lastOrderTime = 0;
   const openOrders: Record<string, number> = {};
   const lastOrderTimeByTag: Record<string, number> = {};
+  const openOrdersByTag: Record<string, number> = {};
   for (const type of [1, 3] as const) {
     for (const o of venue.core.ordersByAccount.get(venue.accountOf(userId, type)) ?? []) {
       lastOrderTime = Math.max(lastOrderTime, o.time);
       const tag = o.clientOrderId.split('-', 1)[0]!;
       lastOrderTimeByTag[tag] = Math.max(lastOrderTimeByTag[tag] ?? 0, o.time);
-      if (o.active) openOrders[o.inst.symbol] = (openOrders[o.inst.symbol] ?? 0) + 1;
+      if (!o.active) continue;
+      openOrders[o.inst.symbol] = (openOrders[o.inst.symbol] ?? 0) + 1;
+      openOrdersByTag[tag] = (openOrdersByTag[tag] ?? 0) + 1;
     }
   }
-  return { user: name, lastOrderTime, openOrders, lastOrderTimeByTag };
+  return { user: name, lastOrderTime, openOrders, lastOrderTimeByTag, openOrdersByTag };
 }

@@ -52,6 +52,7 @@ describe('the chaos run\'s admin routes', () => {
     expect(demo.openOrders).toEqual({ ETHBTC: 2 });
     expect(demo.lastOrderTime).toBe(t.clock.now());
     expect(demo.lastOrderTimeByTag).toEqual({ a1: t.clock.now(), a2: t.clock.now() });
+    expect(demo.openOrdersByTag).toEqual({ a1: 1, a2: 1 });
     expect((await admin(t, 'GET', '/admin/audit?user=nobody')).status).toBe(404);
     // A client that comes back inside the wait of a 429 is banned: the audit counts it.
     await admin(t, 'POST', '/admin/faults', { rateLimitStorm: { count: 1 } });

@@ -90,7 +90,7 @@ async function ours(v: Awaited<ReturnType<typeof venue>>): Promise<() => Promise
   });
   const host = new StrategyHost({
     bus, clock, log, instruments, runTag: 'bench', submit: makeSubmit(exec),
-    portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, ['BTCUSDT']),
+    portfolio: (id) => strategyView({ portfolio, feed: exec.feed, books: exec.books, instruments }, id, ['BTCUSDT']),
   });
   const taker = defineStrategy({
     manifest: { name: 'taker', apiVersion: '1.0', params: z.strictObject({}) },

@@ -23,17 +23,15 @@ export default defineStrategy({
     const symbol = ctx.symbols[0]!;
     const inst = ctx.instrument(symbol);
     let centre: number | undefined;
-    // The ladder: level (ticks) → the side wanted there; and clientOrderId → the level and side of each live order.
+    // The ladder: level (ticks) → the side wanted there. Which levels have an order is read from the executor (ctx.orders.open).
     const wanted = new Map<number, 'BUY' | 'SELL'>();
-    const live = new Map<string, { side: 'BUY' | 'SELL'; ticks: number }>();
 
-    /** Places an order on every wanted level that has none. */
+    /** Places an order on every wanted level that has none (orders sent and not answered yet count as there). */
     const fill = (): void => {
-      const covered = new Set([...live.values()].map((o) => o.ticks));
+      const covered = new Set(ctx.orders.open(symbol).map((o) => toTicks(inst, o.price)));
       for (const [ticks, side] of wanted) {
         if (covered.has(ticks) || ticks <= 0) continue;
-        const id = ctx.orders.place({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: fromTicks(inst, ticks), quantity: p.quantity });
-        live.set(id, { side, ticks });
+        ctx.orders.place({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: fromTicks(inst, ticks), quantity: p.quantity });
       }
     };
 
@@ -51,23 +49,14 @@ export default defineStrategy({
         }
         fill();
       },
+      // Each of its orders ends once; a FILLED level is answered one step away on the other side.
       onOrder(ev) {
-        const o = live.get(ev.clientOrderId);
-        if (o === undefined) return;
-        if (ev.status === 'FILLED') {
-          live.delete(ev.clientOrderId);
-          wanted.delete(o.ticks);
-          // Take the step's profit on the other side.
-          if (o.side === 'BUY') wanted.set(o.ticks + p.stepTicks, 'SELL');
-          else wanted.set(o.ticks - p.stepTicks, 'BUY');
-          fill();
-        } else if (ev.status === 'CANCELED' || ev.status === 'REJECTED') {
-          live.delete(ev.clientOrderId);
-        }
-      },
-      // Nothing was sent: the level stays wanted and the next retry places it again.
-      onDenied(n) {
-        if ('clientOrderId' in n.intent) live.delete(n.intent.clientOrderId);
+        if (ev.status !== 'FILLED') return;
+        const ticks = toTicks(inst, ev.price);
+        wanted.delete(ticks);
+        if (ev.side === 'BUY') wanted.set(ticks + p.stepTicks, 'SELL');
+        else wanted.set(ticks - p.stepTicks, 'BUY');
+        fill();
       },
       stop() {
         ctx.orders.cancelAll(symbol);

@@ -1,6 +1,6 @@
-// market-maker: quotes one bid and one ask around the others' mid of a spot book, skewed against its inventory so it leans back toward its target holding.
+// market-maker: quotes one bid and one ask around the others' mid of a spot book, at least the venue's maker fee from the mid on each side, skewed against its own position so it leans back toward its target.
 import { Decimal, defineStrategy, fromTicks, z, type DepthSnapshotEvent } from 'bhtrade';
-import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
+import { feeHalfSpreadTicks, needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
 const SIDES = ['BUY', 'SELL'] as const;
@@ -9,14 +9,14 @@ export default defineStrategy({
   manifest: {
     name: 'market-maker',
     apiVersion: '1.0',
-    description: 'Spot market maker: one bid and one ask around the mid, skewed by inventory, within its own order budget.',
+    description: 'Spot market maker: one bid and one ask around the mid, at least the maker fee away, skewed by its own position, within its own order budget.',
     params: z.strictObject({
       /** Base quantity of each quote. */
       quantity: decimal.default('0.001'),
-      /** Distance between our bid and ask, in ticks. */
+      /** Distance between our bid and ask, in ticks; widened when needed so each side is at least the venue's maker fee from the mid. */
       spreadTicks: z.number().int().min(2).default(20),
-      /** Base asset holding the maker aims for; the skew is zero there. */
-      targetInventory: decimal.default('10'),
+      /** The strategy's own position (base bought less sold by its fills) it aims for; the skew is zero there. */
+      targetPosition: decimal.default('0'),
       /** Ticks the quotes move per `quantity` of inventory above (down) or below (up) the target. */
       skewTicksPerQuantity: z.number().min(0).default(2),
       /** Largest skew, in ticks. */
@@ -54,16 +54,19 @@ export default defineStrategy({
 
     const requote = (): void => {
       if (book === undefined) return;
-      const open = ctx.portfolio.openOrders(symbol);
-      // A quote the account no longer lists as working is over (filled, cancelled or refused), whatever report we missed.
+      const open = ctx.orders.open(symbol);
+      // A quote no longer working is over (filled, cancelled or refused).
       for (const side of SIDES) if (quotes[side] !== undefined && !open.some((o) => o.clientOrderId === quotes[side]!.id)) forget(side);
       const now = ctx.clock.now();
       ghosts = ghosts.filter((g) => g.until > now);
       const own = ownByTicks(inst, open);
       for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? new Decimal(0)).plus(p.quantity));
-      const b = ctx.portfolio.balance(inst.baseAsset, 'spot');
-      const skew = skewTicks(new Decimal(b.free).plus(b.locked).toFixed(), p.targetInventory, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
-      const want = targets(othersBest(inst, book.bids, own), othersBest(inst, book.asks, own), p.spreadTicks, skew);
+      const skew = skewTicks(ctx.portfolio.book(symbol).net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
+      const bid = othersBest(inst, book.bids, own);
+      const ask = othersBest(inst, book.asks, own);
+      // Each side at least the maker fee from the mid: a round trip of two maker fills then earns at least its fees.
+      const spread = Math.max(p.spreadTicks, 2 * feeHalfSpreadTicks(bid ?? ask, ctx.fees(symbol)?.maker ?? '0'));
+      const want = targets(bid, ask, spread, skew);
       if (want === undefined) return;
       // The side furthest from its target goes first when the budget has room for one only.
       const due = SIDES.filter((s) => needsQuote(quotes[s], want[s], skew, p.requoteTicks))
@@ -95,9 +98,9 @@ export default defineStrategy({
           if (quotes[side]?.id !== ev.clientOrderId) continue;
           if (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED') forget(side);
         }
-        if (new Decimal(ev.lastQty).gt(0)) {
-          ctx.log.info({ side: ev.side, price: ev.lastPrice, qty: ev.lastQty, status: ev.status }, 'quote filled');
-        }
+      },
+      onFill(f) {
+        ctx.log.info({ side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset }, 'quote filled');
       },
       // Nothing was sent: forget the quote; a refused replace leaves the old order resting, so cancel it.
       onDenied(n) {

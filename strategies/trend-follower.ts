@@ -28,27 +28,16 @@ export default defineStrategy({
     const slow = new EMA(p.slow);
     const size = toSteps(inst, p.contracts);
     let book: DepthSnapshotEvent | undefined;
-    // Net contracts of positions held before this run, then every own order's signed executed quantity (max seen: reports may repeat or come out of order).
-    let base = 0;
-    const executed = new Map<string, { sign: 1 | -1; steps: number }>();
-    let pending: string | undefined;
-
-    const net = (): number => {
-      let n = base;
-      for (const x of executed.values()) n += x.sign * x.steps;
-      return n;
-    };
 
     const send = (side: 'BUY_OPEN' | 'SELL_OPEN' | 'BUY_CLOSE' | 'SELL_CLOSE', steps: number): void => {
       if (book?.bids[0] === undefined || book.asks[0] === undefined || steps <= 0) return;
       const buy = side.startsWith('BUY');
       const ticks = buy ? toTicks(inst, book.asks[0][0]) + p.slippageTicks : toTicks(inst, book.bids[0][0]) - p.slippageTicks;
-      pending = ctx.orders.place({
+      ctx.orders.place({
         symbol, side, orderType: 'LIMIT', priceType: 'INPUT', timeInForce: 'IOC', price: fromTicks(inst, ticks),
         // Leverage is sent on closes too: the venue then reports the order's leverage instead of an empty field.
         quantity: fromSteps(inst, steps), leverage: p.leverage,
       });
-      executed.set(pending, { sign: buy ? 1 : -1, steps: 0 });
     };
 
     const bar = (): void => {
@@ -59,9 +48,11 @@ export default defineStrategy({
       const mid = (toTicks(inst, bid[0]) + toTicks(inst, ask[0])) / 2;
       fast.update(mid, false);
       slow.update(mid, false);
-      if (!slow.isStable || pending !== undefined) return;
+      // One order at a time: the next waits until the last one is over (every order ends in a terminal event, refusals included).
+      if (!slow.isStable || ctx.orders.open(symbol).length > 0) return;
       const want = fast.getResultOrThrow() > slow.getResultOrThrow() ? size : -size;
-      const have = net();
+      // The position is the strategy's own, kept by the framework from its fills.
+      const have = toSteps(inst, ctx.portfolio.book(symbol).net);
       if (want === have) return;
       // Close the wrong side first; open on the next bar once the close has settled.
       if (have > 0) send('SELL_CLOSE', have);
@@ -72,22 +63,10 @@ export default defineStrategy({
 
     return {
       start() {
-        for (const pos of ctx.portfolio.positions(symbol)) base += (pos.side === 'LONG' ? 1 : -1) * toSteps(inst, pos.quantity);
         ctx.every(p.barMs, bar);
       },
       onDepthSnapshot(ev) {
         book = ev;
-      },
-      onOrder(ev) {
-        const x = executed.get(ev.clientOrderId);
-        if (x !== undefined) x.steps = Math.max(x.steps, toSteps(inst, ev.executedQty));
-        if (ev.clientOrderId === pending && (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED')) pending = undefined;
-      },
-      onDenied(n) {
-        if ('clientOrderId' in n.intent && n.intent.clientOrderId === pending) {
-          executed.delete(pending);
-          pending = undefined;
-        }
       },
       stop() {
         ctx.orders.cancelAll(symbol);

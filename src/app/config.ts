@@ -5,6 +5,7 @@ import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config
 import { ConfigError } from '../core/errors.ts';
 import { runRiskConfigSchema } from '../risk/index.ts';
 import { streamRequestSchema } from '../strategy/streams.ts';
+import { runRecordSchema } from '../data/capture/options.ts';
 
 const DURATION_RE = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -20,6 +21,8 @@ const duration = z
   .string()
   .refine((s) => parseDuration(s) !== undefined && parseDuration(s)! > 0, 'must be a duration such as "500ms", "30s", "5m" or "1h"')
   .transform((s) => parseDuration(s)!);
+
+const count = (): z.ZodNumber => z.number().int('must be a whole number').positive('must be at least 1');
 
 const httpUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL');
 const wsUrl = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL');
@@ -61,10 +64,26 @@ const stopOptions = z.strictObject({
   timeout: duration.prefault('10s').describe('longest wait for cancels and the final reconciliation'),
 });
 
+const orderHistoryOptions = z.strictObject({
+  maxOrders: count().default(10_000).describe('most finished orders kept readable (ctx.orders.get); older ones are forgotten'),
+  maxAge: duration.prefault('1h').describe('finished orders older than this are forgotten'),
+});
+
 const reconcileOptions = z.strictObject({
   every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
+
+const feeRate = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"');
+const feeRates = z.strictObject({
+  maker: feeRate.describe('maker fee, a fraction of the traded value'),
+  taker: feeRate.describe('taker fee, a fraction of the traded value'),
+});
+
+const feeOptions = z.strictObject({
+  spot: feeRates.optional().describe('spot maker and taker fee rates'),
+  contract: feeRates.optional().describe('contract maker and taker fee rates'),
+}).describe('the venue\'s fee rates strategies read (ctx.fees); `venue: embedded` takes the simulated venue\'s own when absent');
 
 /** The whole run config. */
 export const runConfigSchema = z.strictObject({
@@ -76,6 +95,11 @@ export const runConfigSchema = z.strictObject({
   log: logOptions.prefault({}).describe('logging (secrets are redacted)'),
   status: statusOptions.prefault({}).describe('the periodic one-line status'),
   stop: stopOptions.prefault({}).describe('graceful stop'),
+  fees: feeOptions.prefault({}),
+  orderHistory: orderHistoryOptions.prefault({}).describe('finished orders leave the executor\'s working set at once and stay readable within these bounds'),
+  onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
+    .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
+  record: runRecordSchema.optional(),
 });
 
 export type RunConfig = z.output<typeof runConfigSchema>;

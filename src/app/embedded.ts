@@ -21,6 +21,8 @@ export interface VenueEndpoint {
 export interface EmbeddedVenue {
   readonly venue: RunningVenue;
   readonly endpoint: VenueEndpoint;
+  /** The venue's fee rates, as its config sets them. */
+  readonly fees: VenueConfig['fees'];
 }
 
 /** The venue config shipped with bhtrade: what `embedded.config` (default venue.yaml) means when the config's folder has none. */
@@ -49,5 +51,5 @@ export async function startEmbeddedVenue(
   const seed = opts.seed ?? config.server.seed;
   // The venue runs its own market agents (config `agents`), so paper trading has books that move.
   const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed });
-  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret } };
+  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret }, fees: config.fees };
 }

@@ -5,6 +5,7 @@
  * gate, sends them, and reconciles; a status line is logged on the clock. `stop` ends it gracefully.
  */
 import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import { ClientOrderIds } from '../core/ids.ts';
 import { EventBus } from '../bus/index.ts';
@@ -23,7 +24,8 @@ import type { LoadedConfig } from './config.ts';
 import { startEmbeddedVenue, type EmbeddedVenue, type VenueEndpoint } from './embedded.ts';
 import { formatStatus } from './status.ts';
 import { followPrices, seedPrices } from './prices.ts';
-import { makeSubmit } from './submit.ts';
+import { startRunRecording } from '../data/capture/run-recording.ts';
+import { feedSource, makeSubmit } from './submit.ts';
 import { restHistory } from './history.ts';
 import { subscribeStreams } from './market-streams.ts';
 import { formatSummary, RunTally, type StrategySummary } from './summary.ts';
@@ -53,6 +55,8 @@ export interface RunningApp {
   readonly embedded: EmbeddedVenue | undefined;
   /** Resolves when the run has stopped. */
   readonly done: Promise<void>;
+  /** The exit code the run ends with: 1 when a strategy failed (unless `onStrategyFailure: continue`), else 0. */
+  exitCode(): number;
   /** Returns the current status line. */
   status(): string;
   /** Returns the run's summary so far: per strategy its orders, fills, volume, fees, PnL and open positions (logged when the run stops). */
@@ -82,8 +86,13 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
     closers.unshift(() => bus.close());
     const rest = new VenueRestClient({ baseUrl: endpoint.rest, apiKey: endpoint.apiKey, secret: endpoint.secret, clock, logger: log.child({ component: 'rest' }) });
-    const gateway = new RestGateway(rest, () => clock.now());
+    // `record:` captures the market on its own socket and the order calls and reports beside it (src/data/capture).
+    const recording = cfg.record && await startRunRecording(cfg.record, { baseDir, clock, log: log.child({ component: 'record' }), rest: endpoint.rest, ws: endpoint.ws, bus, symbols: cfg.strategies.flatMap((s) => s.symbols) });
+    if (recording) closers.unshift(() => recording.stop());
+    const direct = new RestGateway(rest, () => clock.now());
+    const gateway = recording ? recording.gateway(direct) : direct;
     const instruments = instrumentsOf(await gateway.exchangeInfo());
+    checkSymbols(cfg, instruments);
     const gate = new RiskGate({ instruments, config: cfg.risk });
     // The portfolio attributes fills to strategies through the executor's orders, built just after it.
     const late: { executor?: OrderExecutor } = {};
@@ -91,23 +100,37 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const exec = new OrderExecutor({
       gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', runTag), logger: log.child({ component: 'executor' }),
       reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+      history: { maxOrders: cfg.orderHistory.maxOrders, maxAgeMs: cfg.orderHistory.maxAge },
     });
     late.executor = exec;
+    const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
     // Tallied as they happen: the summary does not depend on how long finished orders are kept.
     const tally = new RunTally();
     exec.on((ev) => {
       if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) tally.order(ev.order.strategyId);
-      else if (ev.type === 'fill') tally.fill({ ...ev.fill, strategyId: ev.strategyId });
+      else if (ev.type === 'fill') tally.fill(ev.fill);
     });
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
     const user = new UserStreamClient({ rest, wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'user' }) });
+    const failed: string[] = [];
+    const lifecycle: { stop?: (reason: string) => Promise<void> } = {};
     const host = new StrategyHost({
       bus, clock, log, instruments, runTag,
+      onFailed: (id) => {
+        failed.push(id);
+        // With no strategy left running the run has nothing to do: it stops (at once, or as soon as it can once started).
+        if (!host.status().some((st) => st.state === 'running' || st.state === 'created')) void lifecycle.stop?.(`strategy ${id} failed and none is left running`);
+      },
       submit: makeSubmit(exec),
       history: restHistory(rest, instruments),
-      portfolio: (id) => strategyView({ portfolio, orders: () => exec.orders(), instruments }, id, symbolsOf(id)),
+      portfolio: (id) => strategyView(views, id, symbolsOf(id)),
+      orders: feedSource(exec),
+      fees: (symbol) => {
+        const kind = instruments.get(symbol)?.kind === 'spot' ? 'spot' : 'contract';
+        return cfg.fees[kind] ?? embedded?.fees[kind];
+      },
     });
     const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
     cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
@@ -124,9 +147,10 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     if (funding) closers.unshift(() => funding.stop());
     await host.start();
 
-    const lines = () => statusLines({ portfolio, orders: () => exec.orders(), instruments }, host.status(), symbolsOf);
+    const lines = () => statusLines(views, host.status(), symbolsOf);
     const status = (): string => formatStatus(lines());
-    const summary = (): readonly StrategySummary[] => tally.summary(lines(), instruments);
+    // The summary reads each strategy's net PnL in its accounting asset.
+    const summary = (): readonly StrategySummary[] => tally.summary(lines().map((l) => ({ ...l, pnl: { [l.pnl.asset]: l.pnl.net } })), instruments);
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });
@@ -157,17 +181,31 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
       })();
       return stopping;
     };
+    lifecycle.stop = stop;
     log.info({ venue: embedded ? `embedded ${endpoint.rest}` : endpoint.rest, strategies: cfg.strategies.map((s) => s.id) }, 'running');
-    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, summary, stop };
+    if (!host.status().some((st) => st.state === 'running')) void stop(`strategies failed at start: ${failed.join(', ')}`);
+    const exitCode = (): number => (failed.length > 0 && cfg.onStrategyFailure !== 'continue' ? 1 : 0);
+    return { bus, executor: exec, portfolio, host, instruments, rest, market, user, embedded, done, status, summary, stop, exitCode };
   } catch (e) {
     for (const close of closers.splice(0)) await close();
     throw e;
   }
 }
 
+/** Throws a ConfigError (exit 2) naming the key of the first symbol the venue does not list, and the valid symbols. */
+export function checkSymbols(cfg: LoadedConfig['config'], instruments: ReadonlyMap<string, Instrument>): void {
+  const valid = (): string => [...instruments.keys()].sort().join(', ');
+  cfg.strategies.forEach((s, i) => s.symbols.forEach((symbol, j) => {
+    if (!instruments.has(symbol)) throw new ConfigError(`strategies[${i}].symbols[${j}]`, `unknown symbol ${symbol}; the venue lists: ${valid()}`);
+  }));
+  for (const symbol of Object.keys(cfg.risk.symbols ?? {})) {
+    if (!instruments.has(symbol)) throw new ConfigError(`risk.symbols.${symbol}`, `unknown symbol ${symbol}; the venue lists: ${valid()}`);
+  }
+}
+
 /** Resolves once no order the run placed is still working (cancels retried through 429 pauses included) and the executor is idle. */
 async function settledOwn(exec: OrderExecutor): Promise<void> {
-  const open = (): boolean => exec.orders().some((o) => !o.adopted && isWorking(o));
+  const open = (): boolean => exec.store.working().some((o) => !o.adopted);
   if (open()) {
     await new Promise<void>((resolve) => {
       const off = exec.on(() => {

@@ -1,7 +1,8 @@
-/** The function strategies' intents go through: the executor's submit, which checks each with the risk gate before anything is sent; a denial is answered at once with its `CODE: key=value` line. */
+/** What the strategy host is given of the executor: the function strategies' intents go through the executor's submit, which checks each with the risk gate before anything is sent; a denial is answered at once with its `CODE: key=value` line. */
 import type { ExecutionEvent } from '../execution/order-store.ts';
 import type { OrderIntent } from '../risk/index.ts';
-import type { StrategyIntent, SubmitIntent } from '../strategy/index.ts';
+import type { OrderFeed } from '../execution/order-feed.ts';
+import type { OrderSource, StrategyIntent, SubmitIntent } from '../strategy/index.ts';
 
 // The strategy layer cannot import risk; this line makes the compiler check its intents are the gate's.
 const asOrderIntent: (i: StrategyIntent) => OrderIntent = (i) => i;
@@ -30,5 +31,15 @@ export function makeSubmit(executor: IntentSink): SubmitIntent {
     }
     const d = denied as Extract<ExecutionEvent, { type: 'denied' }> | undefined;
     return d === undefined ? { ok: true } : { ok: false, code: d.denial.code, text: d.text };
+  };
+}
+
+/** Returns the executor's order feed as the strategy host reads it. */
+export function feedSource(executor: { readonly feed: OrderFeed }): OrderSource {
+  const feed = executor.feed;
+  return {
+    follow: (l) => feed.on({ order: (v) => l.order(v), fill: (f) => l.fill(f) }),
+    get: (id) => feed.get(id),
+    open: (strategyId, symbol, pending) => feed.open(strategyId, symbol, pending),
   };
 }

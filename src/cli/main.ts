@@ -1,7 +1,9 @@
 /** The `bhtrade` command line: dispatches to its subcommands; `--help` for each, `--version`, exit 2 for what it does not know. */
 import { readFileSync } from 'node:fs';
 import { argv, exit, stdout, stderr } from 'node:process';
+import { DATA_HELP, dataCommand } from './data.ts';
 import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
+import { RECORD_HELP, recordCommand } from './record.ts';
 import { RUN_HELP, runCommand } from './run.ts';
 import { VENUE_HELP, venueCommand } from './venue.ts';
 
@@ -12,6 +14,10 @@ Usage:
   npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
   npx bhtrade new-strategy NAME [--dir DIR] write a strategy template and its config
+  npx bhtrade record [CONFIG] [--venue embedded|URL] [--symbols A,B] [--out DIR] [--duration 60s]
+                                            record the market WebSocket to gzip line files
+  npx bhtrade data convert RAW... --out CATALOG [--map FILE] | ls CATALOG | info CATALOG
+                                            build and inspect a Parquet catalog of market data
   npx bhtrade COMMAND --help                show a command's options
   npx bhtrade --version                     show the version
 `;
@@ -21,6 +27,8 @@ const COMMANDS: Record<string, { readonly help: string; readonly run: (args: str
   run: { help: RUN_HELP, run: runCommand },
   venue: { help: VENUE_HELP, run: venueCommand },
   'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },
+  record: { help: RECORD_HELP, run: recordCommand },
+  data: { help: DATA_HELP, run: dataCommand },
 };
 
 /** Returns the package's version from its package.json. */

@@ -48,7 +48,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   return durationMs === undefined ? { config } : { config, durationMs };
 }
 
-/** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running. */
+/** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running or a strategy that failed. */
 export async function runCommand(argv: readonly string[]): Promise<number> {
   let args: RunArgs;
   let loaded: LoadedConfig;
@@ -86,7 +86,9 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   });
   try {
     await app.stop(reason);
-    return 0;
+    const code = app.exitCode();
+    if (code !== 0) stderr.write('bhtrade run: a strategy failed (set onStrategyFailure: continue to exit 0 all the same)\n');
+    return code;
   } catch (e) {
     stderr.write(`bhtrade run: stopping failed: ${(e as Error).message}\n`);
     return 1;

@@ -1,4 +1,4 @@
-/** core: clock, exact decimals, ids, typed errors, seeded randomness and the logger factory. */
+/** core: clock, exact decimals, ids, typed errors, seeded randomness, the logger factory and the sliding-window rate counter. */
 export * from './clock.ts';
 export * from './errors.ts';
 export * from './fixed.ts';
@@ -6,3 +6,4 @@ export * from './ids.ts';
 export * from './random.ts';
 export * from './logger.ts';
 export * from './config.ts';
+export * from './sliding-window.ts';

@@ -4,30 +4,8 @@
  * this one decides what goes first: a new order is only released while a reserve of weight stays free
  * for cancels and queries, so cancels pass ahead of new orders when the budget is tight.
  */
+import { SlidingWindow } from '../core/sliding-window.ts';
 import type { RateLimit } from '../model/index.ts';
-
-class Window {
-  private stamps: number[] = [];
-
-  constructor(readonly limit: number, readonly windowMs: number) {}
-
-  used(now: number): number {
-    while (this.stamps.length > 0 && this.stamps[0]! <= now - this.windowMs) this.stamps.shift();
-    return this.stamps.length;
-  }
-
-  /** Returns ms until `cost` more fit (0 when they fit now). */
-  waitFor(cost: number, headroom: number, now: number): number {
-    const over = this.used(now) + cost + headroom - this.limit;
-    if (over <= 0) return 0;
-    const idx = Math.min(this.stamps.length - 1, over - 1);
-    return idx < 0 ? this.windowMs : Math.max(1, this.stamps[idx]! + this.windowMs - now);
-  }
-
-  charge(cost: number, now: number): void {
-    for (let i = 0; i < cost; i++) this.stamps.push(now);
-  }
-}
 
 /** What one command costs. */
 export interface Cost {
@@ -46,8 +24,8 @@ export const DEFAULT_LIMITS: readonly RateLimit[] = [
 
 /** The executor's budget; see the module comment. */
 export class ExecutorBudget {
-  private weight: Window[] = [];
-  private orders: Window[] = [];
+  private weight: SlidingWindow[] = [];
+  private orders: SlidingWindow[] = [];
   private pausedUntil = 0;
   private strikes = 0;
 
@@ -63,7 +41,7 @@ export class ExecutorBudget {
 
   /** Replaces the limits (brokerInfo's rateLimits). */
   setLimits(limits: readonly RateLimit[]): void {
-    const win = (l: RateLimit): Window => new Window(l.limit, INTERVAL_MS[l.interval] * (l.intervalUnit ?? 1));
+    const win = (l: RateLimit): SlidingWindow => new SlidingWindow(INTERVAL_MS[l.interval] * (l.intervalUnit ?? 1), l.limit, `${l.rateLimitType}/${l.interval}`);
     this.weight = limits.filter((l) => l.rateLimitType === 'REQUEST_WEIGHT').map(win);
     this.orders = limits.filter((l) => l.rateLimitType === 'ORDERS').map(win);
   }
@@ -73,9 +51,9 @@ export class ExecutorBudget {
     let ms = Math.max(0, this.pausedUntil - now);
     for (const w of this.weight) {
       const headroom = cost.orders > 0 ? Math.ceil(w.limit * this.reserveShare) : 0;
-      ms = Math.max(ms, w.waitFor(cost.weight, headroom, now));
+      ms = Math.max(ms, w.waitFor(cost.weight + headroom, now));
     }
-    if (cost.orders > 0) for (const w of this.orders) ms = Math.max(ms, w.waitFor(cost.orders, 0, now));
+    if (cost.orders > 0) for (const w of this.orders) ms = Math.max(ms, w.waitFor(cost.orders, now));
     return ms;
   }
 

@@ -24,10 +24,12 @@ import { ExecutorBudget, type Cost } from './budget.ts';
 import {
   applyReport, isTerminal, markCancelPending, markCanceledUnsent, markRejected, markUnknown, newOrder, type LocalOrder,
 } from './order-state.ts';
+import { OrderFeed, type OrderHistoryOptions } from './order-feed.ts';
 import { OrderStore, type ExecutionEvent } from './order-store.ts';
 import { outcomeOf, rateLimitIn, venueCodeOf } from './outcome.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { Reconciler, type ReconcileOptions } from './reconciler.ts';
+import { StrategyBooks } from './strategy-book.ts';
 
 const NO_SUCH_ORDER = -2013;
 /** Cancel refusals that mean the order is already over: read it back to learn how. */
@@ -60,6 +62,8 @@ export interface ExecutorOptions {
   readonly maxInFlight?: number;
   readonly budget?: ExecutorBudget;
   readonly logger?: Logger;
+  /** How long finished orders stay readable (ctx.orders.get). */
+  readonly history?: Partial<OrderHistoryOptions>;
 }
 
 /** A reconciliation read queued like any command: it settles the caller's promise when it has run (or is dropped at stop). */
@@ -121,9 +125,29 @@ export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
   };
 }
 
+/** The sizes footprint() reports. */
+export interface ExecutorFootprint {
+  readonly ordersLive: number;
+  readonly ordersFinished: number;
+  readonly feedLive: number;
+  readonly feedFinished: number;
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly sentAt: number;
+  readonly misses: number;
+  readonly retries: number;
+  readonly foreign: number;
+  readonly tradeIds: number;
+  readonly pendingFills: number;
+}
+
 /** The order executor; see the module comment. */
 export class OrderExecutor {
   readonly store: OrderStore;
+  /** What strategies see of their orders and fills (the one writer of it). */
+  readonly feed: OrderFeed;
+  /** Each strategy's own book, kept from the feed's fills. */
+  readonly books: StrategyBooks;
   readonly budget: ExecutorBudget;
   private readonly reconciler: Reconciler;
   private readonly queue: Command[] = [];
@@ -142,8 +166,16 @@ export class OrderExecutor {
   private stopped = false;
 
   constructor(private readonly o: ExecutorOptions) {
-    this.store = new OrderStore(o.bus, o.clock);
-    this.budget = o.budget ?? new ExecutorBudget();
+    this.store = new OrderStore(o.clock, o.history);
+    this.feed = new OrderFeed(o.clock, o.instruments, o.history);
+    this.books = new StrategyBooks(o.instruments, o.portfolio);
+    // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of.
+    this.feed.on({
+      fill: (fill) => {
+        this.books.apply(fill);
+        this.store.emit({ type: 'fill', fill });
+      },
+    });    this.budget = o.budget ?? new ExecutorBudget();
     this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
     this.maxInFlight = o.maxInFlight ?? 1;
     this.log = o.logger ?? silentLogger();
@@ -153,9 +185,12 @@ export class OrderExecutor {
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
       read: (label, weight, fn) => this.read(label, weight, fn),
+      tradeFill: (fill) => this.feed.tradeFill(fill),
     });
     this.store.on((ev) => {
-      if (ev.type !== 'order' || !isTerminal(ev.order.phase)) return;
+      if (ev.type !== 'order') return;
+      this.feed.onOrder(ev.order);
+      if (!isTerminal(ev.order.phase)) return;
       // A settled order is never queried again: forget what settling it needed.
       this.dropRetry(ev.order.clientOrderId);
       this.sentAt.delete(ev.order.clientOrderId);
@@ -169,7 +204,7 @@ export class OrderExecutor {
     if (info.rateLimits.length > 0) this.budget.setLimits(info.rateLimits);
     await this.reconciler.run(true);
     this.offs.push(
-      this.o.bus.subscribe('order', (ev) => this.onReport(reportOfEvent(ev)), { label: 'executor' }),
+      this.o.bus.subscribe('order', (ev) => this.onStreamReport(ev), { label: 'executor' }),
       this.o.bus.subscribe('balance', (ev) => void this.o.portfolio.applyBalance(ev), { label: 'executor-balance' }),
       this.o.bus.subscribe('position', (ev) => void this.o.portfolio.applyPosition(ev), { label: 'executor-position' }),
       this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
@@ -210,11 +245,12 @@ export class OrderExecutor {
   submit(intent: OrderIntent): string {
     switch (intent.kind) {
       case 'cancel':
+        if (this.notOwner(intent.clientOrderId, intent.strategyId)) return intent.clientOrderId;
         this.cancel(intent.clientOrderId);
         return intent.clientOrderId;
       case 'cancelAll':
-        for (const ord of this.store.all()) {
-          if (ord.strategyId === intent.strategyId && (intent.symbol === undefined || ord.symbol === intent.symbol)) this.cancel(ord.clientOrderId);
+        for (const ord of this.store.working(intent.strategyId)) {
+          if (intent.symbol === undefined || ord.symbol === intent.symbol) this.cancel(ord.clientOrderId);
         }
         return '';
       case 'placeSpot':
@@ -275,6 +311,17 @@ export class OrderExecutor {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Returns the size of everything the executor holds that could grow with traffic or time (each has a bound). */
+  footprint(): ExecutorFootprint {
+    const store = this.store.size();
+    const feed = this.feed.size();
+    return {
+      ordersLive: store.live, ordersFinished: store.finished, feedLive: feed.live, feedFinished: feed.finished, queued: this.queue.length,
+      inFlight: this.inFlight.size, sentAt: this.sentAt.size, misses: this.misses.size, retries: this.retries.size, foreign: this.foreign.size,
+      tradeIds: this.reconciler.fills().seen.size, pendingFills: this.o.portfolio.pendingFills(),
+    };
+  }
+
   /** Returns how many commands wait in the queue. */
   queued(): number {
     return this.queue.length;
@@ -301,9 +348,23 @@ export class OrderExecutor {
     });
   }
 
+  /** Refuses (NOT_OWNER) an order of another strategy: a strategy may cancel or replace only its own. Returns true when refused. */
+  private notOwner(clientOrderId: string, strategyId: string, newId = clientOrderId): boolean {
+    const owner = this.store.get(clientOrderId)?.strategyId;
+    if (owner === undefined || owner === strategyId) return false;
+    const denial = { code: 'NOT_OWNER', values: { clientOrderId, strategy: strategyId } };
+    this.store.emit({ type: 'denied', clientOrderId: newId, strategyId, denial, text: `NOT_OWNER: clientOrderId=${clientOrderId} strategy=${strategyId}` });
+    return true;
+  }
+
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
-    const snapshot = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    if (intent.kind === 'replace' && this.notOwner(intent.replaces, intent.strategyId, id)) return id;
+    const base = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    // A spot close sells only what the strategy's own fills hold.
+    const snapshot = intent.kind === 'closePosition'
+      ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: this.books.symbol(intent.strategyId, intent.symbol).net } } }
+      : base;
     const r = this.o.gate.check(intent, snapshot);
     if (!r.ok) {
       this.store.emit({ type: 'denied', clientOrderId: id, strategyId: intent.strategyId, denial: r.denial, text: renderDenial(r.denial) });
@@ -526,12 +587,28 @@ export class OrderExecutor {
     this.retries.delete(id);
   }
 
-  /** Applies a venue report to the order it names; more filled than before asks for the fills. */
-  private onReport(r: OrderReport, source: 'stream' | 'rest' = 'stream'): void {
+  /** Applies a stream report: the order moves forward, then the fill it carries is counted at once (and applied to the portfolio when it names its trade id). */
+  private onStreamReport(ev: OrderUpdateEvent): void {
+    const next = this.onReport(reportOfEvent(ev), 'stream', false);
+    if (next === undefined) return;
+    const fill = this.feed.streamFill(next, ev);
+    if (fill !== undefined) this.o.portfolio.applyFills([fill]);
+    this.checkFills(next);
+  }
+
+  /** Applies a venue report to the order it names; more filled than the fills counted asks myTrades for the rest. */
+  private onReport(r: OrderReport, source: 'stream' | 'rest' = 'stream', check = true): LocalOrder | undefined {
     const ord = this.store.get(r.clientOrderId) ?? this.store.byVenueId(r.orderId);
-    if (ord === undefined) return;
+    if (ord === undefined) return undefined;
     const next = applyReport(ord, r);
     this.store.put(next, source);
-    if (next.executedQty !== ord.executedQty) void this.reconciler.syncFillsSoon();
+    if (check) this.checkFills(next);
+    return next;
+  }
+
+  /** Reads myTrades soon when the venue says more was executed than the fills counted (a fill the stream did not bring). */
+  private checkFills(o: LocalOrder): void {
+    const got = this.feed.get(o.clientOrderId)?.executedQty ?? '0';
+    if (compareDecimal(o.executedQty, got) > 0) this.reconciler.syncFillsSoon();
   }
 }

@@ -1,60 +1,114 @@
-/** The executor's orders by clientOrderId, the one place they change: each change is published once to the executor's listeners and, when the venue's REST answers taught it, to the bus. */
-import type { EventBus } from '../bus/index.ts';
+/**
+ * The executor's orders by clientOrderId, the one place they change: each change is told once to the
+ * executor's listeners (the order feed turns them into what strategies see). Working orders sit in the
+ * hot indexes (by id, by strategy, open counts per symbol and strategy, kept incrementally); a finished
+ * order leaves them at once and stays readable for `maxOrders` finished orders and `maxAgeMs` ms, so
+ * neither a submit nor memory grows with the orders a long run has finished.
+ */
 import type { Clock } from '../core/clock.ts';
-import { Decimal } from '../core/fixed.ts';
-import { orderUpdateEvent, type FillReport, type ReportOrderStatus, type ReportOrderType } from '../model/index.ts';
-import type { Denial } from '../risk/index.ts';
+import type { OrderFill } from '../model/index.ts';
+import type { OrderHistoryOptions } from './order-feed.ts';
 import { isTerminal, statusOf, type LocalOrder, type LocalOrderStatus } from './order-state.ts';
+
+/** A local refusal: a risk gate denial, or the executor's own (NOT_OWNER: the order belongs to another strategy). */
+export interface RefusalOf {
+  readonly code: string;
+  readonly values: Readonly<Record<string, string>>;
+}
 
 /** What the executor tells its readers (commands in, events out). */
 export type ExecutionEvent =
   | { readonly type: 'order'; readonly order: LocalOrder; readonly from: LocalOrderStatus | undefined }
-  | { readonly type: 'denied'; readonly clientOrderId: string; readonly strategyId: string; readonly denial: Denial; readonly text: string }
-  | { readonly type: 'fill'; readonly fill: FillReport; readonly strategyId: string | undefined }
+  | { readonly type: 'denied'; readonly clientOrderId: string; readonly strategyId: string; readonly denial: RefusalOf; readonly text: string }
+  | { readonly type: 'fill'; readonly fill: OrderFill }
   | { readonly type: 'reconciled'; readonly adopted: number; readonly cancelled: number; readonly checked: number; readonly fills: number };
 
-/** Where a change came from: the bus's own user stream (not published back), or REST answers and local decisions. */
+/** Where a change came from: the user stream, REST answers, or a local decision (kept for readers' logs). */
 export type ChangeSource = 'stream' | 'rest' | 'local';
 
 /** Orders by clientOrderId and the listeners of their changes. */
 export class OrderStore {
-  private readonly byId = new Map<string, LocalOrder>();
+  private readonly live = new Map<string, LocalOrder>();
+  private readonly finished = new Map<string, { order: LocalOrder; at: number }>();
   private readonly byOrderId = new Map<string, string>();
+  private readonly byStrategy = new Map<string, Set<string>>();
+  /** Working orders per symbol and strategy. */
+  private readonly counts = new Map<string, Map<string, number>>();
   private readonly listeners = new Set<(ev: ExecutionEvent) => void>();
+  private readonly history: OrderHistoryOptions;
+  /** Orders visited by the methods that walk them (a cost counter for tests). */
+  visited = 0;
 
-  constructor(private readonly bus: EventBus, private readonly clock: Clock) {}
-
-  /** Returns the order, or undefined. */
-  get(clientOrderId: string): LocalOrder | undefined {
-    return this.byId.get(clientOrderId);
+  constructor(private readonly clock: Clock, history: Partial<OrderHistoryOptions> = {}) {
+    this.history = { maxOrders: 10_000, maxAgeMs: 3_600_000, ...history };
   }
 
-  /** Returns the clientOrderId of a venue orderId. */
+  /** Returns the order (working, or finished and still kept), or undefined. */
+  get(clientOrderId: string): LocalOrder | undefined {
+    return this.live.get(clientOrderId) ?? this.finished.get(clientOrderId)?.order;
+  }
+
+  /** Returns the order of a venue orderId. */
   byVenueId(orderId: string): LocalOrder | undefined {
     const id = this.byOrderId.get(orderId);
-    return id === undefined ? undefined : this.byId.get(id);
+    return id === undefined ? undefined : this.get(id);
   }
 
-  /** Returns every order. */
+  /** Returns every order held: working ones, then the finished ones kept. */
   all(): readonly LocalOrder[] {
-    return [...this.byId.values()];
+    this.visited += this.live.size + this.finished.size;
+    return [...this.live.values(), ...[...this.finished.values()].map((f) => f.order)];
   }
 
-  /** Returns the orders as a read-only map. */
+  /** Returns the working orders (not terminal). */
+  working(strategyId?: string): readonly LocalOrder[] {
+    if (strategyId === undefined) {
+      this.visited += this.live.size;
+      return [...this.live.values()];
+    }
+    const ids = this.byStrategy.get(strategyId) ?? new Set<string>();
+    this.visited += ids.size;
+    return [...ids].map((id) => this.live.get(id)!);
+  }
+
+  /** Returns the orders held as a map (working and finished kept), for reconciliation. */
   map(): ReadonlyMap<string, LocalOrder> {
-    return this.byId;
+    return new Map(this.all().map((o) => [o.clientOrderId, o]));
   }
 
-  /** Stores `next` when it differs from what is held; tells listeners and (for REST-learned venue states) the bus. */
-  put(next: LocalOrder, source: ChangeSource): void {
-    const prev = this.byId.get(next.clientOrderId);
+  /** Returns how many orders are held: working, and finished kept for lookups. */
+  size(): { live: number; finished: number } {
+    this.expire();
+    return { live: this.live.size, finished: this.finished.size };
+  }
+
+  /** Stores `next` when it differs from what is held and tells listeners. */
+  put(next: LocalOrder, _source: ChangeSource): void {
+    const prev = this.get(next.clientOrderId);
     if (prev === next) return;
-    this.byId.set(next.clientOrderId, next);
-    if (next.orderId !== undefined) this.byOrderId.set(next.orderId, next.clientOrderId);
+    const id = next.clientOrderId;
+    if (prev === undefined || !isTerminal(prev.phase)) {
+      if (prev !== undefined) this.count(prev, -1);
+      if (isTerminal(next.phase)) {
+        this.live.delete(id);
+        this.byStrategy.get(next.strategyId)?.delete(id);
+        this.finished.set(id, { order: next, at: this.clock.now() });
+        this.expire();
+      } else {
+        this.live.set(id, next);
+        let ids = this.byStrategy.get(next.strategyId);
+        if (ids === undefined) this.byStrategy.set(next.strategyId, (ids = new Set()));
+        ids.add(id);
+        this.count(next, 1);
+      }
+    } else {
+      const f = this.finished.get(id);
+      if (f !== undefined) f.order = next;
+    }
+    if (next.orderId !== undefined) this.byOrderId.set(next.orderId, id);
     const from = prev === undefined ? undefined : statusOf(prev);
     if (prev !== undefined && from === statusOf(next) && prev.executedQty === next.executedQty && prev.orderId === next.orderId) return;
     this.emit({ type: 'order', order: next, from });
-    if (source === 'rest' && next.orderId !== undefined) this.publish(next);
   }
 
   /** Tells listeners. */
@@ -68,27 +122,28 @@ export class OrderStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Returns open orders counted as symbol → strategy → n (the risk snapshot's openOrders). */
+  /** Returns open orders counted as symbol → strategy → n (the risk snapshot's openOrders), from the counts kept. */
   openCounts(): Record<string, Record<string, number>> {
     const out: Record<string, Record<string, number>> = {};
-    for (const o of this.byId.values()) {
-      if (isTerminal(o.phase)) continue;
-      const s = (out[o.symbol] ??= {});
-      s[o.strategyId] = (s[o.strategyId] ?? 0) + 1;
-    }
+    for (const [symbol, m] of this.counts) out[symbol] = Object.fromEntries(m);
     return out;
   }
 
-  private publish(o: LocalOrder): void {
-    const status = statusOf(o);
-    if (status === 'PENDING_NEW' || status === 'UNKNOWN' || o.orderId === undefined) return;
-    const now = this.clock.now();
-    this.bus.publish(orderUpdateEvent({
-      account: o.account, symbol: o.symbol, clientOrderId: o.clientOrderId, orderId: o.orderId, status: status as ReportOrderStatus,
-      // LocalOrder.type holds what a venue report said, so it is one of the report types.
-      side: o.side, type: o.type as ReportOrderType, timeInForce: '', price: o.price, origQty: o.origQty, executedQty: o.executedQty,
-      cumQuote: new Decimal(o.executedQty).mul(o.avgPrice).toFixed(), lastQty: '0', lastPrice: '0', fee: '0', feeAsset: undefined, maker: false, createdTs: 0,
-      closeOrder: undefined, leverage: undefined, ts: o.updatedAt || now, recvTs: now,
-    }));
+  private count(o: LocalOrder, delta: 1 | -1): void {
+    let m = this.counts.get(o.symbol);
+    if (m === undefined) this.counts.set(o.symbol, (m = new Map()));
+    const n = (m.get(o.strategyId) ?? 0) + delta;
+    if (n > 0) m.set(o.strategyId, n);
+    else m.delete(o.strategyId);
+    if (m.size === 0) this.counts.delete(o.symbol);
+  }
+
+  private expire(): void {
+    const oldest = this.clock.now() - this.history.maxAgeMs;
+    for (const [id, f] of this.finished) {
+      if (this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
+      this.finished.delete(id);
+      if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === id) this.byOrderId.delete(f.order.orderId);
+    }
   }
 }

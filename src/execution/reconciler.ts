@@ -9,7 +9,7 @@
  */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import type { AccountKind, Gateway, OrderReport } from '../model/index.ts';
+import type { AccountKind, FillReport, Gateway, OrderReport } from '../model/index.ts';
 import type { OrderStore } from './order-store.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { EMPTY_FILL_LEDGER, mergeFills, type FillLedger } from './reconcile/fills.ts';
@@ -40,6 +40,8 @@ export interface ReconcilerDeps {
   readonly cancel: (r: OrderReport) => void;
   /** Settles one of our orders with getOrder. */
   readonly check: (clientOrderId: string) => void;
+  /** Hands a trade from myTrades (each trade id once) to the order feed; returns false when the portfolio holds it already (it came on the stream). */
+  readonly tradeFill?: (fill: FillReport) => boolean;
   /** Runs one venue read of `weight` through the caller's queue and budget (default: at once). */
   readonly read?: <T>(label: string, weight: number, fn: () => Promise<T>) => Promise<T>;
 }
@@ -104,8 +106,8 @@ export class Reconciler {
           const { ledger, fresh } = mergeFills(this.ledger, got);
           this.ledger = ledger;
           if (history || fresh.length === 0) continue;
-          this.d.portfolio.applyFills(fresh);
-          for (const fill of fresh) this.d.store.emit({ type: 'fill', fill, strategyId: this.d.store.byVenueId(fill.orderId)?.strategyId });
+          const tradeFill = this.d.tradeFill;
+          this.d.portfolio.applyFills(tradeFill === undefined ? fresh : fresh.filter((f) => tradeFill(f)));
         }
       } while (this.fillsAgain);
     })().finally(() => {

@@ -123,6 +123,8 @@ export interface OrderUpdateEvent extends Timed {
   readonly cumQuote: string;
   readonly lastQty: string;
   readonly lastPrice: string;
+  /** The trade id of the fill this report carries (`t`), when the venue sends one. */
+  readonly tradeId: string | undefined;
   readonly fee: string;
   /** Undefined when the venue sends none (a report without a fill). */
   readonly feeAsset: string | undefined;
@@ -259,7 +261,7 @@ export function orderUpdateEvent(f: EventInit<OrderUpdateEvent>): OrderUpdateEve
   return {
     kind: 'order', account: f.account, symbol: f.symbol, clientOrderId: f.clientOrderId, orderId: f.orderId,
     status: f.status, side: f.side, type: f.type, timeInForce: f.timeInForce, price: f.price, origQty: f.origQty,
-    executedQty: f.executedQty, cumQuote: f.cumQuote, lastQty: f.lastQty, lastPrice: f.lastPrice, fee: f.fee,
+    executedQty: f.executedQty, cumQuote: f.cumQuote, lastQty: f.lastQty, lastPrice: f.lastPrice, tradeId: f.tradeId, fee: f.fee,
     feeAsset: f.feeAsset, maker: f.maker, createdTs: f.createdTs, closeOrder: f.closeOrder, leverage: f.leverage,
     ts: f.ts, recvTs: f.recvTs,
   };

@@ -15,3 +15,4 @@ export * from './events.ts';
 // market.ts and events.ts both declare the book level tuple; name the one the index exports.
 export type { Level } from './market.ts';
 export * from './gateway.ts';
+export * from './order-view.ts';

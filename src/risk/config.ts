@@ -38,6 +38,8 @@ export const riskConfigSchema = z.strictObject({
   symbols: z.record(z.string(), symbolLimits).optional(),
   strategy: strategyLimits.optional(),
   strategies: z.record(z.string(), strategyLimits).optional(),
+  closeDistancePct: positiveDecimal.refine((s) => dec(s).lt(100), 'must be below 100').optional()
+    .describe('a spot closePosition without a price sells LIMIT IOC this percent below the last price (default 1)'),
 });
 
 /**

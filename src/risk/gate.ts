@@ -116,7 +116,7 @@ export class RiskGate {
       case 'replace':
         return { ok: true, intent: intent.order };
       case 'closePosition':
-        return resolveClose(intent, ctx.instrument, ctx.snapshot);
+        return resolveClose(intent, ctx.instrument, ctx.snapshot, this.config.closeDistancePct);
       default:
         return assertNever(intent);
     }

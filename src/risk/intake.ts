@@ -11,8 +11,9 @@ import {
   type Instrument,
 } from '../model/index.ts';
 import { deny, pass } from './denial.ts';
+import { Decimal } from '../core/fixed.ts';
 import { dec, isPositiveDecimal, show, toStep } from './num.ts';
-import { heldBase, positionQty } from './terms.ts';
+import { lastPrice, positionQty } from './terms.ts';
 import type { CheckResult, ClosePositionIntent, OrderIntent, PlaceContractIntent, PlaceIntent, PlaceSpotIntent, PortfolioSnapshot } from './types.ts';
 
 type Problem = { field: string; rule: string; value?: unknown };
@@ -100,20 +101,26 @@ export function checkSymbolStatus(order: PlaceIntent, inst: Instrument): CheckRe
 }
 
 /**
- * Returns the concrete order a closePosition stands for: spot, a SELL of `quantity` or of the free
- * base rounded down to the step; contracts, a SELL_CLOSE (LONG) or BUY_CLOSE (SHORT) of `quantity`
- * or the whole position. LIMIT at `price` when given, else at market. NO_POSITION when nothing is held.
+ * Returns the concrete order a closePosition stands for: spot, a LIMIT IOC SELL of `quantity` or of
+ * what the strategy itself holds from its own fills (never more, never the account's other base),
+ * rounded down to the step, at `price` or `closeDistancePct` below the last price (NO_PRICE without
+ * one); contracts, a SELL_CLOSE (LONG) or BUY_CLOSE (SHORT) of `quantity` or the whole position,
+ * LIMIT at `price` when given, else at market. NO_POSITION when nothing is held.
  */
-export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snapshot: PortfolioSnapshot): CheckResult<PlaceIntent> {
+export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snapshot: PortfolioSnapshot, closeDistancePct = '1'): CheckResult<PlaceIntent> {
   const { strategyId, symbol, clientOrderId, price } = intent;
   if (inst.kind === 'spot') {
-    const free = dec(snapshot.spot[inst.baseAsset]?.free ?? '0');
-    const qty = intent.quantity === undefined ? toStep(free, dec(inst.stepSize), 'down') : dec(intent.quantity);
-    if (heldBase(inst, snapshot).lte(0) || qty.lte(0)) return deny('NO_POSITION', { symbol, side: intent.side, held: show(free) });
-    const order: PlaceSpotIntent = price === undefined
-      ? { kind: 'placeSpot', strategyId, symbol, clientOrderId, side: 'SELL', type: 'MARKET', quantity: show(qty) }
-      : { kind: 'placeSpot', strategyId, symbol, clientOrderId, side: 'SELL', type: 'LIMIT', price, quantity: show(qty) };
-    return pass(order);
+    const held = dec(snapshot.held?.[strategyId]?.[symbol] ?? '0');
+    const want = intent.quantity === undefined ? held : Decimal.min(dec(intent.quantity), held);
+    const qty = toStep(want, dec(inst.stepSize), 'down');
+    if (held.lte(0) || qty.lte(0)) return deny('NO_POSITION', { symbol, side: intent.side, held: show(held) });
+    let limit = price;
+    if (limit === undefined) {
+      const last = lastPrice(snapshot, symbol);
+      if (last === undefined) return deny('NO_PRICE', { symbol });
+      limit = show(toStep(last.mul(dec('100').minus(closeDistancePct)).div(100), dec(inst.tickSize), 'up'));
+    }
+    return pass({ kind: 'placeSpot', strategyId, symbol, clientOrderId, side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', price: limit, quantity: show(qty) });
   }
   const held = positionQty(snapshot, symbol, intent.side);
   if (held.lte(0)) return deny('NO_POSITION', { symbol, side: intent.side, held: show(held) });

@@ -129,6 +129,8 @@ export interface PortfolioSnapshot {
   readonly prices: Readonly<Record<string, SymbolPrices>>;
   /** Realized plus unrealized PnL since the start of the day, by strategyId (in the strategy's accounting asset). */
   readonly pnlToday: Readonly<Record<string, string>>;
+  /** Spot base each strategy holds from its own fills: strategyId → symbol → quantity (what a spot closePosition may sell). */
+  readonly held?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export type RoundingMode = 'round' | 'deny';
@@ -176,6 +178,8 @@ export interface RiskConfig {
   /** Limits for every strategy, and for fields a strategy entry leaves out. */
   readonly strategy?: StrategyRiskLimits;
   readonly strategies?: Readonly<Record<string, StrategyRiskLimits>>;
+  /** A spot closePosition without a price sells as a LIMIT IOC this percent below the last price (default "1"). */
+  readonly closeDistancePct?: string;
 }
 
 /** Every code a denial can carry. */

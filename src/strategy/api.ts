@@ -11,11 +11,14 @@ export type {
   BalanceUpdateEvent, BusEvent, ConnectionStateEvent, DepthSnapshotEvent, DepthUpdateEvent, EventKind, EventOf, FundingEvent,
   IndexEvent, Instrument, Kline, KlineEndpointInterval, KlineEvent, KlineInterval, Level, OrderUpdateEvent, PositionSide,
   PositionUpdateEvent, PublicTrade, ReconnectedEvent, SymbolEventKind, TickerEvent, TradeEvent,
+  BookPnl, BookSide, OrderFill, OrderOutcome, OrderView, OrderViewStatus, SymbolBook,
 } from '../model/index.ts';
 export type {
-  BalanceView, BusReader, CloseRequest, ContractOrderRequest, DenialNotice, OpenOrderView, OrderApi, OrderRequest, PortfolioView,
+  BalanceView, BusReader, CloseRequest, ContractOrderRequest, DenialNotice, FeeRates, OpenOrderView, OrderApi, OrderRequest, PortfolioView,
   PositionView, SpotOrderRequest, StrategyContext, StrategyDefinition, StrategyHandlers, StrategyManifest,
 } from './types.ts';
 export type { HistoryApi, StreamRequest } from './streams.ts';
 export { defineStrategy, STRATEGY_API_VERSION } from './define.ts';
 export { toTicks, fromTicks, toSteps, fromSteps } from './units.ts';
+export { SlidingWindow } from '../core/sliding-window.ts';
+export { isFinalStatus } from '../model/order-view.ts';

@@ -4,7 +4,7 @@
  * throws (or whose promise rejects) stops that strategy, logs why and cancels its orders, while the
  * others go on.
  */
-import { Subject, takeUntil } from 'rxjs';
+import { filter, Subject, takeUntil } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { BhError } from '../core/errors.ts';
 import { ClientOrderIds } from '../core/ids.ts';
@@ -14,7 +14,7 @@ import type { EventKind, EventOf, Instrument, SymbolEventKind } from '../model/i
 import { parseParams } from './define.ts';
 import { createOrderApi } from './orders.ts';
 import { marketRoutes, resolveStreams, streamRequestSchema, type HistoryApi, type StreamRequest, type Streams } from './streams.ts';
-import type { DenialNotice, PortfolioView, StrategyContext, StrategyDefinition, StrategyHandlers, SubmitIntent } from './types.ts';
+import type { DenialNotice, FeeRates, OrderSource, PortfolioView, StrategyContext, StrategyDefinition, StrategyHandlers, SubmitIntent } from './types.ts';
 
 /** One strategy of a run: its definition, the id its orders carry, its symbols and raw params. */
 export interface StrategySpec {
@@ -44,6 +44,12 @@ export interface StrategyHostOptions {
   readonly submit: SubmitIntent;
   /** Returns the read-only portfolio view scoped to one strategy. */
   readonly portfolio: (strategyId: string) => PortfolioView;
+  /** The executor's order feed: each strategy's onOrder, onFill and ctx.orders.get read it (none: no order events). */
+  readonly orders?: OrderSource;
+  /** Told when a strategy fails (after it was stopped and its orders cancelled). */
+  readonly onFailed?: (id: string, error: string) => void;
+  /** The venue's fee rates of a symbol (ctx.fees). */
+  readonly fees?: (symbol: string) => FeeRates | undefined;
   /** Where `ctx.history` reads (the app's REST client); without it, history calls reject. */
   readonly history?: HistoryApi;
   /** Run tag in clientOrderIds (1-12 letters or digits): unique per run so ids never repeat across restarts. */
@@ -180,13 +186,23 @@ export class StrategyHost {
         if (inst.state === 'running') void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
       running: () => inst.running,
+      lookup: {
+        get: (id) => {
+          const v = this.o.orders?.get(id);
+          return v?.strategyId === inst.spec.id ? v : undefined;
+        },
+        open: (symbol) => this.o.orders?.open(inst.spec.id, symbol, true) ?? [],
+      },
     });
     return {
       id: inst.spec.id,
       params,
       symbols: inst.spec.symbols,
       bus: {
-        on: <K extends EventKind>(kind: K) => bus.on(kind).pipe(takeUntil(inst.stop$)),
+        // The bus's order reports are the venue's own, raw: a strategy sees those of its own orders only.
+        on: <K extends EventKind>(kind: K) => (kind === 'order'
+          ? bus.on(kind).pipe(filter((ev) => (ev as EventOf<'order'>).clientOrderId.startsWith(`${inst.spec.id}-`)))
+          : bus.on(kind)).pipe(takeUntil(inst.stop$)),
         forSymbol: <K extends SymbolEventKind>(kind: K, symbol: string) => bus.forSymbol(kind, symbol).pipe(takeUntil(inst.stop$)),
       },
       instrument,
@@ -194,6 +210,10 @@ export class StrategyHost {
       clock,
       log: inst.log,
       orders,
+      fees: (symbol) => {
+        instrument(symbol);
+        return this.o.fees?.(symbol);
+      },
       history: this.o.history ?? NO_HISTORY,
       every: (ms, fn) => {
         const t = clock.setInterval(() => {
@@ -252,12 +272,17 @@ export class StrategyHost {
     for (const [kind, name] of Object.entries(ACCOUNT_HANDLERS) as [EventKind, keyof StrategyHandlers][]) {
       if (h[name] !== undefined) inst.offs.push(bus.subscribe(kind, deliver(name), { label: `${inst.spec.id}.${name}` }));
     }
-    if (h.onOrder !== undefined) {
-      const prefix = `${inst.spec.id}-`;
-      const onOrder = deliver<'order'>('onOrder');
-      inst.offs.push(bus.subscribe('order', (ev) => {
-        if (ev.clientOrderId.startsWith(prefix)) onOrder(ev);
-      }, { label: `${inst.spec.id}.onOrder` }));
+    const src = this.o.orders;
+    if (src !== undefined && (h.onOrder !== undefined || h.onFill !== undefined)) {
+      const id = inst.spec.id;
+      inst.offs.push(src.follow({
+        order: (v) => {
+          if (v.strategyId === id && h.onOrder !== undefined && inst.state === 'running') void this.guard(inst, () => h.onOrder!.call(h, v));
+        },
+        fill: (f) => {
+          if (f.strategyId === id && h.onFill !== undefined && inst.state === 'running') void this.guard(inst, () => h.onFill!.call(h, f));
+        },
+      }));
     }
   }
 
@@ -284,6 +309,7 @@ export class StrategyHost {
     } catch (e) {
       inst.log.error({ err: e }, 'strategy stop handler threw');
     }
+    this.o.onFailed?.(inst.spec.id, inst.error);
   }
 
   private detach(inst: Instance): void {

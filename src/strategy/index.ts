@@ -1,4 +1,4 @@
-/** strategy: the plugin API (defineStrategy, manifest, scoped context, order API), the host that runs plugins with failures isolated, and the loader. */
+/** strategy: the plugin API (defineStrategy, manifest, scoped context, order API, units and the sliding-window rate counter), the host that runs plugins with failures isolated, and the loader. */
 export * from './types.ts';
 export { streamRequestSchema, resolveStreams, marketRoutes, type StreamRequest, type Streams, type MarketRoute, type HistoryApi } from './streams.ts';
 export { defineStrategy, STRATEGY_API_VERSION, StrategyLoadError, isApiCompatible, checkDefinition, parseParams } from './define.ts';
@@ -8,3 +8,4 @@ export { StrategyHost, type StrategySpec, type StrategyStreams, type StrategyHos
 export { loadStrategy, isPathRef } from './loader.ts';
 export { strategyTemplate, strategyConfigTemplate } from './template.ts';
 export { toTicks, fromTicks, toSteps, fromSteps } from './units.ts';
+export { SlidingWindow } from '../core/sliding-window.ts';

@@ -15,6 +15,8 @@ export interface OrderApiDeps {
   readonly denied: (notice: DenialNotice) => void;
   /** Returns false once the strategy is stopped: new orders are refused, cancels still pass. */
   readonly running: () => boolean;
+  /** Reads the strategy's own orders. */
+  readonly lookup: Pick<OrderApi, 'get' | 'open'>;
 }
 
 /** Returns the order API of one strategy. */
@@ -73,6 +75,8 @@ export function createOrderApi(d: OrderApiDeps): OrderApi {
       send({ kind: 'closePosition', strategyId: d.strategyId, clientOrderId: id, symbol: req.symbol, side: req.side, quantity: req.quantity, price: req.price });
       return id;
     },
+    get: (id) => d.lookup.get(id),
+    open: (symbol) => d.lookup.open(symbol),
   };
 }
 

@@ -44,9 +44,14 @@ export default defineStrategy({
         resting = ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', price, quantity: ctx.params.quantity });
       },
 
-      // Reports of this strategy's own orders (acks, fills, cancels).
+      // Each change of this strategy's own orders, once and in order; every order ends in FILLED, CANCELED or REJECTED.
       onOrder(ev) {
         if (ev.clientOrderId === resting && (ev.status === 'FILLED' || ev.status === 'CANCELED' || ev.status === 'REJECTED')) resting = undefined;
+      },
+
+      // Each fill once, as soon as the venue reports it; ctx.portfolio.book(symbol) already holds it.
+      onFill(fill) {
+        ctx.log.info({ price: fill.price, qty: fill.qty, position: ctx.portfolio.book(symbol).net }, 'filled');
       },
 
       // The risk gate refused an intent: nothing was sent. \`text\` reads like "MIN_NOTIONAL: notional=1 min=5".

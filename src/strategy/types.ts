@@ -5,8 +5,8 @@ import type { Clock, TimerHandle } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type {
   BalanceUpdateEvent, ConnectionStateEvent, ContractOrderType, ContractSide, ContractTimeInForce, DepthSnapshotEvent,
-  DepthUpdateEvent, EventKind, EventOf, FundingEvent, IndexEvent, Instrument, KlineEvent, OrderUpdateEvent, PositionSide,
-  PositionUpdateEvent, PriceType, ReconnectedEvent, SpotNewOrderType, SpotSide, SpotTimeInForce, SymbolEventKind, TickerEvent,
+  BookPnl, DepthUpdateEvent, EventKind, EventOf, FundingEvent, IndexEvent, Instrument, KlineEvent, OrderFill, OrderView, PositionSide,
+  PositionUpdateEvent, PriceType, ReconnectedEvent, SpotNewOrderType, SpotSide, SpotTimeInForce, SymbolBook, SymbolEventKind, TickerEvent,
   TradeEvent,
 } from '../model/index.ts';
 import type { HistoryApi, StreamRequest } from './streams.ts';
@@ -95,16 +95,8 @@ export interface DenialNotice {
   readonly text: string;
 }
 
-/** An order of the strategy as the portfolio knows it. */
-export interface OpenOrderView {
-  readonly clientOrderId: string;
-  readonly symbol: string;
-  readonly side: string;
-  readonly price: string;
-  readonly origQty: string;
-  readonly executedQty: string;
-  readonly status: string;
-}
+/** An order of the strategy as it stands (the same shape `onOrder` receives). */
+export type OpenOrderView = OrderView;
 
 /** A position (contract, or spot holdings as LONG). */
 export interface PositionView {
@@ -120,16 +112,38 @@ export interface BalanceView {
   readonly locked: string;
 }
 
-/** A read-only view of the account, kept by the app's portfolio. Every decimal is a string. */
+/**
+ * A read-only view of the strategy's own book (kept from its own fills only, so two strategies on one
+ * symbol each see their own) and of the account's balances. Every decimal is a string, rounded to the
+ * instrument's precision.
+ */
 export interface PortfolioView {
-  /** Returns the balance of `asset` in the spot or contract account (zero when none). */
+  /** Returns the account's balance of `asset` in the spot or contract account (zero when none); shared by every strategy. */
   balance(asset: string, account?: 'spot' | 'contract'): BalanceView;
-  /** Returns the contract positions of `symbol` (empty when flat). */
+  /** Returns this strategy's position in `symbol` from its own fills: contract sides held, or spot holdings as LONG (empty when flat). */
   positions(symbol: string): readonly PositionView[];
-  /** Returns the open orders of the calling strategy, on one symbol or all. */
+  /** Returns this strategy's book of `symbol`: net position, sides, realized PnL before fees, fees, funding, unrealized at the mark. */
+  book(symbol: string): SymbolBook;
+  /** Returns this strategy's working orders (acknowledged by the venue, not finished), on one symbol or all. */
   openOrders(symbol?: string): readonly OpenOrderView[];
-  /** Returns the calling strategy's realized and unrealized PnL, in its accounting asset. */
-  pnl(): { readonly realized: string; readonly unrealized: string };
+  /** Returns this strategy's PnL over its symbols in its accounting asset, other assets converted at the current price. */
+  pnl(): BookPnl;
+}
+
+/** Where the host reads a strategy's orders and fills: the executor's order feed, the one writer of them. */
+export interface OrderSource {
+  /** Delivers changes of the bot's orders and their fills; the host keeps those of each strategy for it. */
+  follow(l: { order(v: OrderView): void; fill(f: OrderFill): void }): () => void;
+  /** Returns an order (working, or finished and still in the bounded history). */
+  get(clientOrderId: string): OrderView | undefined;
+  /** Returns a strategy's orders not finished; with `pending`, those not acknowledged yet or of unknown outcome too. */
+  open(strategyId: string, symbol?: string, pending?: boolean): readonly OrderView[];
+}
+
+/** A venue's fee rates, as fractions of the traded value. */
+export interface FeeRates {
+  readonly maker: string;
+  readonly taker: string;
 }
 
 /** The bus, as a strategy may read it: streams only, never publish. */
@@ -146,7 +160,12 @@ export interface OrderApi {
   replace(clientOrderId: string, req: OrderRequest): string;
   /** Cancels every open order of this strategy, on one symbol or on all. */
   cancelAll(symbol?: string): void;
+  /** Closes (part of) this strategy's own position: spot sells only what its fills hold, with a price bound. */
   closePosition(req: CloseRequest): string;
+  /** Returns one of this strategy's orders by clientOrderId, finished ones included (bounded history); undefined for another strategy's. */
+  get(clientOrderId: string): OrderView | undefined;
+  /** Returns this strategy's orders not finished, on one symbol or all, including those sent and not answered yet (outcome `pending` or `unknown`). */
+  open(symbol?: string): readonly OrderView[];
 }
 
 /** Everything a strategy can see and do; it never gets the engine, the executor or the venue. */
@@ -163,6 +182,8 @@ export interface StrategyContext<P = unknown> {
   readonly clock: Clock;
   readonly log: Logger;
   readonly orders: OrderApi;
+  /** Returns the venue's fee rates for `symbol` (fractions, e.g. maker "0.001"), as the config it runs on gives them; undefined when unknown. */
+  fees(symbol: string): FeeRates | undefined;
   /** Recent klines and trades through the REST client, for warming up indicators. */
   readonly history: HistoryApi;
   /** Runs `fn` every `ms` on the clock until the strategy stops; a throw stops the strategy like a handler's would. */
@@ -180,8 +201,10 @@ export interface StrategyHandlers {
   onTicker?(ev: TickerEvent): void | Promise<void>;
   onIndex?(ev: IndexEvent): void | Promise<void>;
   onFunding?(ev: FundingEvent): void | Promise<void>;
-  /** Reports of this strategy's own orders. */
-  onOrder?(ev: OrderUpdateEvent): void | Promise<void>;
+  /** Each change of this strategy's own orders, once and in order (NEW once, one per fill, one terminal). */
+  onOrder?(ev: OrderView): void | Promise<void>;
+  /** Each fill of this strategy's own orders, once, just before the order change it causes; the book already holds it. */
+  onFill?(fill: OrderFill): void | Promise<void>;
   onPosition?(ev: PositionUpdateEvent): void | Promise<void>;
   onBalance?(ev: BalanceUpdateEvent): void | Promise<void>;
   onConnection?(ev: ConnectionStateEvent): void | Promise<void>;

@@ -1,7 +1,7 @@
 /** Rate budgets: REQUEST_WEIGHT per minute and ORDERS per second and per day, on the injected clock, with 429 pauses and 418 bans. */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { BannedError, BudgetExceededError, ConfigError } from '../core/errors.ts';
-import { SlidingWindow } from './sliding-window.ts';
+import { SlidingWindow } from '../core/sliding-window.ts';
 
 /** The two budget kinds of venue-api.md (Limits). */
 export type BudgetKind = 'REQUEST_WEIGHT' | 'ORDERS';
@@ -46,7 +46,7 @@ function windowOf(spec: RateLimitSpec, i: number): { kind: BudgetKind; window: S
   const limit = Number(spec.limit);
   if (!Number.isInteger(unit) || unit < 1) throw new ConfigError(`rateLimits[${i}].intervalUnit`, `must be a positive integer, got ${String(spec.intervalUnit)}`);
   if (!Number.isInteger(limit) || limit < 1) throw new ConfigError(`rateLimits[${i}].limit`, `must be a positive integer, got ${String(spec.limit)}`);
-  return { kind, window: new SlidingWindow(`${kind}/${unit === 1 ? '' : unit}${spec.interval}`, base * unit, limit) };
+  return { kind, window: new SlidingWindow(base * unit, limit, `${kind}/${unit === 1 ? '' : unit}${spec.interval}`) };
 }
 
 /** What one request costs. */

@@ -1,18 +1,17 @@
-/** Orders user-stream events by `E` through a short reorder window on the clock and keeps every order's status from moving backwards. */
-import type { Clock, TimerHandle } from '../core/clock.ts';
+/** Filters user-stream events as they arrive, holding none back: order reports only move an order forward (or bring a fill not seen before), balances and positions keep the newest `E` per key. */
 import { compareDecimal } from '../core/fixed.ts';
 import type { BalanceUpdateEvent, OrderUpdateEvent, PositionUpdateEvent, ReportOrderStatus } from '../model/events.ts';
 import type { EventSink } from './ws-connection.ts';
 
-// Invariants of what leaves the sequencer:
-// - events leave in `ts` (the venue's E) order within the window: an event is held `windowMs` after it
-//   arrived, and whatever is released with it or before it is sorted by (ts, status rank, cumulative
-//   quantity, arrival);
-// - for one order, the status rank never decreases (NEW < PARTIALLY_FILLED < PENDING_CANCEL < FILLED,
-//   CANCELED, REJECTED), and within PARTIALLY_FILLED the cumulative quantity only grows: a report that
-//   would move an order backwards, or repeats the last one, is dropped.
+// Invariants of what leaves the filter (nothing is held: each event leaves during the call that brought it):
+// - for one order, a report leaves when it raises the status rank (NEW < PARTIALLY_FILLED < PENDING_CANCEL
+//   < FILLED, CANCELED, REJECTED) or, within PARTIALLY_FILLED, the cumulative quantity; a late report that
+//   carries a fill (lastQty > 0) not seen before leaves too, so the executor can count the fill at once
+//   (its own order state is a join and absorbs the stale status); every other repeat is dropped;
+// - a balance (per account and asset) or position (per symbol and side) event older than the newest
+//   one of its key that left is dropped.
 
-/** Events the user stream sequences. */
+/** Events the user stream filters. */
 export type SequencedEvent = OrderUpdateEvent | BalanceUpdateEvent | PositionUpdateEvent;
 
 /** Returns the rank of an order status: reports may only keep or raise it. */
@@ -35,142 +34,93 @@ export function statusRank(s: ReportOrderStatus): number {
   }
 }
 
-interface Held {
-  readonly ev: SequencedEvent;
-  readonly due: number;
-  readonly seq: number;
-}
-
 interface OrderMark {
   rank: number;
   executedQty: string;
+  /** Cumulative quantities of the fills seen (a report's `z` when it carries a fill). */
+  readonly fills: Set<string>;
 }
 
-/** What the sequencer counted. */
+/** What the filter counted. */
 export interface SequencerStats {
   readonly released: number;
   readonly droppedBackwards: number;
   readonly droppedDuplicates: number;
+  /** Always 0: nothing is held (kept for the stats' shape). */
   readonly held: number;
 }
 
 const MAX_FINISHED_ORDERS = 10_000;
+const MAX_KEYS = 10_000;
 
-/** The reorder buffer and the monotone order filter of the user stream. */
+/** The monotone filter of the user stream. */
 export class ReportSequencer {
-  private held: Held[] = [];
-  private seq = 0;
-  private timer: TimerHandle | undefined;
-  private timerAt = Infinity;
   private readonly orders = new Map<string, OrderMark>();
   private readonly finished: string[] = [];
+  /** Newest E per balance or position key. */
+  private readonly newest = new Map<string, number>();
   private released = 0;
   private backwards = 0;
   private duplicates = 0;
 
-  /** `windowMs` 0 releases at once (still filtered); a larger window lets late reports overtake. */
-  constructor(private readonly clock: Clock, private readonly windowMs: number, private readonly sink: EventSink) {}
+  constructor(private readonly sink: EventSink) {}
 
   /** Returns the counters. */
   stats(): SequencerStats {
-    return { released: this.released, droppedBackwards: this.backwards, droppedDuplicates: this.duplicates, held: this.held.length };
+    return { released: this.released, droppedBackwards: this.backwards, droppedDuplicates: this.duplicates, held: 0 };
   }
 
-  /** Takes one event; it leaves after the window, in E order with its neighbours. */
+  /** Takes one event and passes it on at once unless it is stale. */
   push(ev: SequencedEvent): void {
-    const due = this.clock.now() + this.windowMs;
-    this.held.push({ ev, due, seq: this.seq++ });
-    if (this.windowMs <= 0) {
-      this.release();
-      return;
-    }
-    if (due < this.timerAt) this.arm(due);
-  }
-
-  /** Releases everything held now (on stop). */
-  flush(): void {
-    this.release(Infinity);
-  }
-
-  /** Stops the timer; held events are dropped. */
-  dispose(): void {
-    this.timer?.cancel();
-    this.held = [];
-  }
-
-  private arm(at: number): void {
-    this.timer?.cancel();
-    this.timerAt = at;
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.release();
-    }, Math.max(0, at - this.clock.now()));
-  }
-
-  private release(now = this.clock.now()): void {
-    // Everything due goes, and with it anything not yet due whose E is not later (so E order holds).
-    let maxTs = -Infinity;
-    for (const h of this.held) if (h.due <= now && h.ev.ts > maxTs) maxTs = h.ev.ts;
-    if (maxTs === -Infinity) {
-      this.rearm();
-      return;
-    }
-    const out: Held[] = [];
-    const keep: Held[] = [];
-    for (const h of this.held) (h.due <= now || h.ev.ts <= maxTs ? out : keep).push(h);
-    this.held = keep;
-    out.sort(order);
-    for (const h of out) this.emit(h.ev);
-    this.rearm();
-  }
-
-  private rearm(): void {
-    let next = Infinity;
-    for (const h of this.held) if (h.due < next) next = h.due;
-    if (next !== Infinity) this.arm(next);
-  }
-
-  private emit(ev: SequencedEvent): void {
-    if (ev.kind === 'order' && !this.advances(ev)) return;
+    const pass = ev.kind === 'order' ? this.advances(ev) : this.newer(ev);
+    if (!pass) return;
     this.released += 1;
     this.sink(ev);
   }
 
+  private newer(ev: BalanceUpdateEvent | PositionUpdateEvent): boolean {
+    const key = ev.kind === 'balance' ? `b:${ev.account}:${ev.asset}` : `p:${ev.symbol}:${ev.side}`;
+    const held = this.newest.get(key);
+    if (held !== undefined && ev.ts < held) {
+      this.backwards += 1;
+      return false;
+    }
+    // Keys are a handful of assets and positions; the bound only guards against a venue inventing new ones forever.
+    if (held === undefined && this.newest.size >= MAX_KEYS) this.newest.delete(this.newest.keys().next().value!);
+    this.newest.set(key, ev.ts);
+    return true;
+  }
+
   private advances(ev: OrderUpdateEvent): boolean {
     const rank = statusRank(ev.status);
+    const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
     const mark = this.orders.get(ev.orderId);
-    if (mark) {
-      const qty = compareDecimal(ev.executedQty, mark.executedQty);
-      const forward = rank > mark.rank || (rank === mark.rank && rank === 1 && qty > 0);
-      if (!forward) {
-        if (rank === mark.rank && qty === 0) this.duplicates += 1;
-        else this.backwards += 1;
-        return false;
-      }
+    if (mark === undefined) {
+      this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, fills: new Set(fill === undefined ? [] : [fill]) });
+      this.noteFinished(ev.orderId, rank);
+      return true;
+    }
+    const qty = compareDecimal(ev.executedQty, mark.executedQty);
+    const forward = rank > mark.rank || (rank === mark.rank && rank === 1 && qty > 0);
+    const newFill = fill !== undefined && !mark.fills.has(fill);
+    if (fill !== undefined) mark.fills.add(fill);
+    if (!forward && !newFill) {
+      if (rank === mark.rank && qty === 0) this.duplicates += 1;
+      else this.backwards += 1;
+      return false;
+    }
+    if (forward) {
       mark.rank = rank;
       mark.executedQty = ev.executedQty;
-    } else {
-      this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty });
-    }
-    if (rank === 3) {
-      this.finished.push(ev.orderId);
-      // Finished orders are remembered for a while so late duplicates are still refused, then forgotten.
-      if (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
+      this.noteFinished(ev.orderId, rank);
     }
     return true;
   }
-}
 
-function order(a: Held, b: Held): number {
-  if (a.ev.ts !== b.ev.ts) return a.ev.ts - b.ev.ts;
-  const ra = a.ev.kind === 'order' ? statusRank(a.ev.status) : 4;
-  const rb = b.ev.kind === 'order' ? statusRank(b.ev.status) : 4;
-  if (ra !== rb) return ra - rb;
-  // Reports of one E and status (fills of one millisecond) go by cumulative quantity.
-  if (a.ev.kind === 'order' && b.ev.kind === 'order') {
-    const q = compareDecimal(a.ev.executedQty, b.ev.executedQty);
-    if (q !== 0) return q;
+  private noteFinished(orderId: string, rank: number): void {
+    if (rank !== 3) return;
+    this.finished.push(orderId);
+    // Finished orders are remembered for a while so late duplicates are still refused, then forgotten.
+    if (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
-  return a.seq - b.seq;
 }

@@ -41,6 +41,7 @@ export function normaliseUserEvent(ev: UserStreamEvent, recvTs: number): readonl
         cumQuote: ev.cumQuote,
         lastQty: ev.lastQty,
         lastPrice: ev.lastPrice,
+        tradeId: ev.tradeId,
         fee: ev.commission,
         feeAsset: ev.commissionAsset,
         maker: ev.isMaker,

@@ -1,4 +1,4 @@
-/** The user data stream client: listenKey life (create, 30-minute keepalive, renewal), rotation before the 24-hour cap, reports in order to the sink. */
+/** The user data stream client: listenKey life (create, 30-minute keepalive, renewal), rotation before the 24-hour cap, reports to the sink as they arrive (filtered, never held). */
 import type { Clock, TimerHandle } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -31,8 +31,6 @@ export interface UserStreamOptions {
   readonly rotateAfterMs?: number;
   /** Silence (no event, no ping) after which the stream is redialled (default 75 s; the venue pings every 30 s). */
   readonly watchdogMs?: number;
-  /** How long an event is held so that a late, earlier one can overtake it (default 250 ms; 0 releases at once). */
-  readonly reorderWindowMs?: number;
   /** How long the old connection stays open beside the new one before it is closed (default 2 s). */
   readonly overlapMs?: number;
   /** How long after an overlap ends duplicate frames are still recognised (default 10 s). */
@@ -86,7 +84,7 @@ export class UserStreamClient {
     this.rotateAfterMs = o.rotateAfterMs ?? 23.5 * 3_600_000;
     if (!(this.keepaliveMs > 0 && this.keepaliveMs < 60 * 60_000)) throw new ConfigError('user.keepaliveMs', `must be in (0, 60 minutes): a key lives 60 minutes, got ${this.keepaliveMs}`);
     if (!(this.rotateAfterMs > 0 && this.rotateAfterMs < 24 * 3_600_000)) throw new ConfigError('user.rotateAfterMs', `must be in (0, 24 hours): the venue cuts a connection at 24 hours, got ${this.rotateAfterMs}`);
-    this.sequencer = new ReportSequencer(o.clock, o.reorderWindowMs ?? 250, o.sink);
+    this.sequencer = new ReportSequencer(o.sink);
     this.dedupe = new OverlapDedupe(o.clock, o.overlapGraceMs ?? 10_000);
     this.switchBackoff = new Backoff(o.backoff);
   }
@@ -118,7 +116,7 @@ export class UserStreamClient {
     this.keepTimer = this.o.clock.setInterval(() => void this.keepalive(), this.keepaliveMs);
   }
 
-  /** Closes the stream and its listenKey; events still held by the reorder window are released first. */
+  /** Closes the stream and its listenKey. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -127,8 +125,6 @@ export class UserStreamClient {
     this.standby = undefined;
     this.retiring = undefined;
     await Promise.all(links.map((l) => l?.stop('client stopping')));
-    this.sequencer.flush();
-    this.sequencer.dispose();
     const key = this.key;
     this.key = undefined;
     if (key !== undefined) await this.o.rest.closeListenKey({ listenKey: key }).catch(() => undefined);

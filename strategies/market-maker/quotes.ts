@@ -1,11 +1,11 @@
 /** The market maker's pure parts: the book without its own orders, quote targets, when a quote is worth moving, and its own order-rate budget. */
-import { Decimal, toTicks, type Instrument, type OpenOrderView } from 'bhtrade';
+import { Decimal, SlidingWindow, toTicks, type Instrument, type OpenOrderView } from 'bhtrade';
 
 /** A book side as the depth events carry it: [price, quantity] strings, best first. */
 export type Levels = readonly (readonly [string, string])[];
 
 /** Returns our own resting quantity per price (in ticks): what the book shows of us and must be left out. */
-export function ownByTicks(inst: Instrument, open: readonly OpenOrderView[]): Map<number, Decimal> {
+export function ownByTicks(inst: Instrument, open: readonly Pick<OpenOrderView, 'symbol' | 'price' | 'origQty' | 'executedQty'>[]): Map<number, Decimal> {
   const own = new Map<number, Decimal>();
   for (const o of open) {
     if (o.symbol !== inst.symbol) continue;
@@ -61,6 +61,17 @@ export function skewTicks(held: string, target: string, quantity: string, perQua
   return Math.max(-max, Math.min(max, skew)) || 0;
 }
 
+/**
+ * Returns the least half-spread, in whole ticks, that is at least the maker fee of a price: ceil(price ×
+ * fee ÷ tick) at `ticks` (0 without a price or a fee).
+ */
+export function feeHalfSpreadTicks(ticks: number | undefined, makerFee: string): number {
+  if (ticks === undefined) return 0;
+  const fee = new Decimal(makerFee);
+  if (fee.lte(0)) return 0;
+  return new Decimal(ticks).mul(fee).ceil().toNumber();
+}
+
 /** A quote we have sent: its clientOrderId, its price in ticks and the skew it was priced with. */
 export interface Quote {
   readonly id: string;
@@ -85,32 +96,29 @@ export function needsQuote(q: Quote | undefined, want: number, skew: number, req
  * denied. Cancels are free; a place or a replace takes one.
  */
 export class OrderBudget {
-  private readonly times: number[] = [];
+  private readonly second: SlidingWindow;
+  private readonly minute: SlidingWindow;
   private pausedUntil = 0;
 
-  constructor(private readonly perSecond: number, private readonly perMinute: number) {}
+  constructor(perSecond: number, perMinute: number) {
+    this.second = new SlidingWindow(1_000, perSecond);
+    this.minute = new SlidingWindow(60_000, perMinute);
+  }
 
   /** Returns how many orders may be sent at `now`. */
   room(now: number): number {
     if (now < this.pausedUntil) return 0;
-    while (this.times.length > 0 && this.times[0]! <= now - 60_000) this.times.shift();
-    const inSecond = this.times.length - this.firstAfter(now - 1_000);
-    return Math.max(0, Math.min(this.perSecond - inSecond, this.perMinute - this.times.length));
+    return Math.max(0, Math.min(this.second.limit - this.second.count(now), this.minute.limit - this.minute.count(now)));
   }
 
   /** Records one order sent at `now`. */
   take(now: number): void {
-    this.times.push(now);
+    this.second.charge(1, now);
+    this.minute.charge(1, now);
   }
 
   /** Sends nothing until `until` (after the gate refused for rate all the same). */
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
-  }
-
-  private firstAfter(t: number): number {
-    let i = this.times.length;
-    while (i > 0 && this.times[i - 1]! > t) i--;
-    return i;
   }
 }

@@ -65,7 +65,7 @@ describe('the command line', () => {
     }
   });
 
-  it.each(['run', 'venue', 'new-strategy'])('%s --help prints its usage and options and exits 0', (cmd) => {
+  it.each(['run', 'venue', 'new-strategy', 'record'])('%s --help prints its usage and options and exits 0', (cmd) => {
     for (const args of cmd === 'run' ? [[cmd, '--help'], [cmd, '-h'], ['help', cmd]] : [[cmd, '--help']]) {
       const r = cli(args);
       expect(r.status).toBe(0);
@@ -77,7 +77,7 @@ describe('the command line', () => {
   it('--help lists every command as a user types it', () => {
     const r = cli(['--help']);
     expect(r.status).toBe(0);
-    for (const cmd of ['run CONFIG', 'venue', 'new-strategy NAME', '--version']) expect(r.stdout).toContain(`npx bhtrade ${cmd}`);
+    for (const cmd of ['run CONFIG', 'venue', 'new-strategy NAME', 'record', '--version']) expect(r.stdout).toContain(`npx bhtrade ${cmd}`);
   });
 
   it.each([
@@ -87,6 +87,7 @@ describe('the command line', () => {
     [['run', 'config/default.yaml', '--frob'], 'bhtrade run: unknown option --frob'],
     [['venue', '--frob'], 'bhtrade venue: unknown option --frob'],
     [['new-strategy', 'x', '--frob'], 'bhtrade new-strategy: unknown option --frob'],
+    [['record', '--frob'], 'bhtrade record: unknown option --frob'],
   ])('%j exits 2 saying what it does not know', (args, message) => {
     const r = cli(args, ROOT);
     expect(r.status).toBe(2);

@@ -196,7 +196,10 @@ export interface Comparison {
 export async function startStrategy(entry: RunConfigInput['strategies'][number], extra: Partial<RunConfigInput> = {}): Promise<{ app: RunningApp; lines: Record<string, unknown>[] }> {
   const { log, lines } = keptLogger();
   // Periodic reconciliation off: what the bot ends with must come from its streams and fills, not from adopting the venue's numbers.
-  const config = parseRunConfig({ venue: 'embedded', strategies: [entry], reconcile: { every: '1h' }, status: { every: '1s' }, ...extra });
+  // Strategies read nil fees: these runs test the bot's machinery and need the market maker's quotes near the mid, where fills come within seconds
+  // (with the venue's 0.1% maker fee it quotes that far from the mid; strategies/market-maker-fee.test.ts checks that).
+  const fees = { spot: { maker: '0', taker: '0' }, contract: { maker: '0', taker: '0' } };
+  const config = parseRunConfig({ venue: 'embedded', strategies: [entry], reconcile: { every: '1h' }, status: { every: '1s' }, fees, ...extra });
   const app = await startApp({ config, baseDir: join(ROOT, 'config') }, { log, venueConfig: quietVenue() });
   return { app, lines };
 }

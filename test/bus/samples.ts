@@ -53,7 +53,7 @@ export function sampleSpotReport(): OrderUpdateEvent {
   return orderUpdateEvent({
     account: 'spot', symbol: 'ETHBTC', clientOrderId: '1000087761', orderId: '4293153', status: 'NEW', side: 'BUY',
     type: 'LIMIT', timeInForce: 'GTC', price: '0.10264410', origQty: '1.00000000', executedQty: '0.00000000',
-    cumQuote: '0.00000000', lastQty: '0.00000000', lastPrice: '0.00000000', fee: '0', feeAsset: undefined, maker: false,
+    cumQuote: '0.00000000', lastQty: '0.00000000', lastPrice: '0.00000000', tradeId: undefined, fee: '0', feeAsset: undefined, maker: false,
     createdTs: 1499405658657, closeOrder: undefined, leverage: undefined, ts: 1499405658658, recvTs: 1499405658700,
   });
 }
@@ -63,7 +63,7 @@ export function sampleContractReport(): OrderUpdateEvent {
   return orderUpdateEvent({
     account: 'contract', symbol: 'BTC-PERP-BUSDT', clientOrderId: 'abc123456', orderId: '635999362524162048', status: 'FILLED',
     side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', price: '8839.6', origQty: '2', executedQty: '2', cumQuote: '17679.2',
-    lastQty: '2', lastPrice: '8839.6', fee: '0', feeAsset: 'BUSDT', maker: false, createdTs: 1590553032163,
+    lastQty: '2', lastPrice: '8839.6', tradeId: undefined, fee: '0', feeAsset: 'BUSDT', maker: false, createdTs: 1590553032163,
     closeOrder: true, leverage: '3', ts: 1590553032232, recvTs: 1590553032250,
   });
 }

@@ -160,7 +160,7 @@ describe('faults', () => {
     r.bus.publish(orderUpdateEvent({
       account: 'spot', symbol: v.symbol, clientOrderId: id, orderId: v.orderId, status: v.status, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC',
       price: v.price, origQty: v.origQty, executedQty: v.executedQty, cumQuote: new Decimal(v.executedQty).mul(v.avgPrice).toFixed(), lastQty: v.executedQty,
-      lastPrice: v.avgPrice, fee: '0', feeAsset: undefined, maker: false, createdTs: v.time, closeOrder: undefined, leverage: undefined, ts: v.time, recvTs: r.t.clock.now(),
+      lastPrice: v.avgPrice, tradeId: undefined, fee: '0', feeAsset: undefined, maker: false, createdTs: v.time, closeOrder: undefined, leverage: undefined, ts: v.time, recvTs: r.t.clock.now(),
     }));
     expect(statusOf(r.ex.order(id)!)).toBe('FILLED');
     // The fill read is the only timer left; once it ran, nothing of the executor waits on the clock.
@@ -205,7 +205,7 @@ describe('user-stream reports reordered and duplicated', () => {
     const ev = (s: (typeof stages)[number]) => orderUpdateEvent({
       account: 'spot', symbol: s.symbol, clientOrderId: s.clientOrderId, orderId: s.orderId, status: s.status, side: 'BUY', type: 'LIMIT',
       timeInForce: 'GTC', price: s.price, origQty: s.origQty, executedQty: s.executedQty, cumQuote: new Decimal(s.executedQty).mul(s.avgPrice).toFixed(),
-      lastQty: '0', lastPrice: '0', fee: '0', feeAsset: undefined, maker: true, createdTs: s.time, closeOrder: undefined, leverage: undefined, ts: s.time, recvTs: r!.t.clock.now(),
+      lastQty: '0', lastPrice: '0', tradeId: undefined, fee: '0', feeAsset: undefined, maker: true, createdTs: s.time, closeOrder: undefined, leverage: undefined, ts: s.time, recvTs: r!.t.clock.now(),
     });
     for (const s of [stages[1]!, stages[2]!, stages[1]!, stages[0]!, stages[2]!]) r.bus.publish(ev(s));
     expect(seen).toEqual(['PARTIALLY_FILLED:0.01', 'FILLED:0.02']);

@@ -159,7 +159,7 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
   ex.current.on((e) => events.push(e));
   await hooks.beforeStart?.({ rest, counter });
   const user = hooks.userStream === true
-    ? new UserStreamClient({ rest, wsUrl: t.ws, clock: t.clock, sink: (ev) => bus.publish(ev), reorderWindowMs: 0 })
+    ? new UserStreamClient({ rest, wsUrl: t.ws, clock: t.clock, sink: (ev) => bus.publish(ev) })
     : undefined;
   if (user !== undefined) {
     await user.start();

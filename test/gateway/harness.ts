@@ -63,7 +63,7 @@ export const restHarness: HarnessFactory = async () => {
   const t = await startTest({ ...overrides(), server: { ...testConfig().server, seed: SEED } }, new VirtualClock(T0));
   const rest = new VenueRestClient({ baseUrl: t.url, apiKey: KEY, secret: SECRET, clock: t.clock });
   const c = collector();
-  const user = new UserStreamClient({ rest, wsUrl: t.ws, clock: t.clock, sink: c.sink, reorderWindowMs: 0 });
+  const user = new UserStreamClient({ rest, wsUrl: t.ws, clock: t.clock, sink: c.sink });
   await user.start();
   await c.ready;
   return {

@@ -131,10 +131,19 @@ describe('closePosition', () => {
     expect(p).toMatchObject({ ok: true, intent: { side: 'BUY_CLOSE', priceType: 'INPUT', price: '8000', quantity: '20' } });
   });
 
-  it('sells the free base of a spot holding, rounded down to the step', () => {
-    const snap = snapshot({ spot: { USDT: { free: '0', locked: '0' }, ETH: { free: '0.123456', locked: '0.1' } } });
+  it('sells only what the strategy holds from its own fills, rounded down to the step, as a LIMIT IOC a bounded distance below the last price', () => {
+    const snap = snapshot({ spot: { USDT: { free: '0', locked: '0' }, ETH: { free: '10', locked: '0.1' } }, held: { mm: { ETHUSDT: '0.123456' } } });
     const r = gate.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 's', side: 'LONG' }, snap);
-    expect(r).toMatchObject({ ok: true, intent: { kind: 'placeSpot', side: 'SELL', type: 'MARKET', quantity: '0.1234' } });
+    expect(r).toMatchObject({ ok: true, intent: { kind: 'placeSpot', side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', price: '2970', quantity: '0.1234' } });
+    const part = gate.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 't', side: 'LONG', quantity: '5' }, snap);
+    expect(part).toMatchObject({ ok: true, intent: { quantity: '0.1234' } });
+    const near = new RiskGate({ instruments: INSTRUMENTS, config: { closeDistancePct: '0.25' } });
+    expect(near.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 'u', side: 'LONG' }, snap)).toMatchObject({ ok: true, intent: { price: '2992.5' } });
+  });
+
+  it('a strategy holding nothing sells nothing, whatever base the account holds', () => {
+    const snap = snapshot({ spot: { USDT: { free: '0', locked: '0' }, ETH: { free: '10', locked: '0' } }, held: { other: { ETHUSDT: '3' } } });
+    expect(line(gate.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 's', side: 'LONG' }, snap))).toBe('NO_POSITION: symbol=ETHUSDT side=LONG held=0');
   });
 });
 

@@ -1,13 +1,21 @@
 // The strategy host: scoped events, the order API's ids and intents, denials, and a failing strategy stopped and logged while the others go on.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { orderUpdateEvent, type OrderUpdateEvent, type TradeEvent } from '../../src/model/index.ts';
+import { orderUpdateEvent, type OrderFill, type OrderUpdateEvent, type TradeEvent } from '../../src/model/index.ts';
 import { defineStrategy, type StrategyContext, type StrategyHandlers } from '../../src/strategy/index.ts';
 import { sampleBook, sampleSpotReport, sampleTrade } from '../bus/samples.ts';
-import { makeHost } from './helpers.ts';
+import { makeHost, viewOf } from './helpers.ts';
 
 function plugin(name: string, create: (ctx: StrategyContext<{ n: number }>) => StrategyHandlers) {
   return defineStrategy({ manifest: { name, apiVersion: '1.0', params: z.strictObject({ n: z.number().default(1) }) }, create });
+}
+
+/** A fill of `clientOrderId` (strategy = its prefix). */
+function fillOf(clientOrderId: string): OrderFill {
+  return {
+    tradeId: '1', orderId: '1', clientOrderId, strategyId: clientOrderId.split('-')[0]!, account: 'spot', symbol: 'BTCUSDT', side: 'BUY', price: '11369',
+    qty: '0.01', fee: '0', feeAsset: '', maker: true, time: 0, source: 'stream',
+  };
 }
 
 /** The published spot report, re-addressed to one of our clientOrderIds. */
@@ -17,22 +25,36 @@ function reportFor(clientOrderId: string, symbol = 'BTCUSDT'): OrderUpdateEvent 
 }
 
 describe('StrategyHost', () => {
-  it('delivers market events of the strategy\'s own symbols only, and reports of its own orders only', async () => {
-    const { host, bus } = makeHost();
+  it('delivers market events of the strategy\'s own symbols only, and changes, fills and raw reports of its own orders only', async () => {
+    const { host, bus, orders } = makeHost();
     const seen: string[] = [];
-    host.add({ id: 'a', symbols: ['BTCUSDT'], params: {}, definition: plugin('a', () => ({
-      onTrade: (ev: TradeEvent) => { seen.push(`trade ${ev.symbol}`); },
-      onDepthSnapshot: (ev) => { seen.push(`book ${ev.symbol}`); },
-      onOrder: (ev) => { seen.push(`order ${ev.clientOrderId}`); },
-    })) });
+    let ctx!: StrategyContext<{ n: number }>;
+    host.add({ id: 'a', symbols: ['BTCUSDT'], params: {}, definition: plugin('a', (c) => {
+      ctx = c;
+      return {
+        onTrade: (ev: TradeEvent) => { seen.push(`trade ${ev.symbol}`); },
+        onDepthSnapshot: (ev) => { seen.push(`book ${ev.symbol}`); },
+        onOrder: (ev) => { seen.push(`order ${ev.clientOrderId} ${ev.status}`); },
+        onFill: (f) => { seen.push(`fill ${f.clientOrderId} ${f.qty}`); },
+      };
+    }) });
+    host.add({ id: 'ab', symbols: ['BTCUSDT'], params: {}, definition: plugin('ab', () => ({})) });
     await host.start();
+    const raw: string[] = [];
+    ctx.bus.on('order').subscribe((ev) => raw.push(ev.clientOrderId));
     bus.publish(sampleTrade(0, 'BTCUSDT'));
     bus.publish(sampleTrade(0, 'BTC-PERP-REV'));
     bus.publish(sampleBook('BTCUSDT'));
-    bus.publish(reportFor('a-r1-1'));
-    bus.publish(reportFor('b-r1-1'));
-    bus.publish(reportFor('ab-r1-1'));
-    expect(seen).toEqual(['trade BTCUSDT', 'book BTCUSDT', 'order a-r1-1']);
+    for (const id of ['a-r1-1', 'b-r1-1', 'ab-r1-1']) {
+      orders.push(viewOf(id));
+      orders.pushFill({ ...fillOf(id), qty: '0.01' });
+      orders.push(viewOf(id, { status: 'FILLED', executedQty: '0.01' }));
+      bus.publish(reportFor(id));
+    }
+    expect(seen).toEqual(['trade BTCUSDT', 'book BTCUSDT', 'order a-r1-1 NEW', 'fill a-r1-1 0.01', 'order a-r1-1 FILLED']);
+    expect(raw).toEqual(['a-r1-1']);
+    expect(ctx.orders.get('a-r1-1')?.status).toBe('FILLED');
+    expect(ctx.orders.get('ab-r1-1')).toBeUndefined();
   });
 
   it('returns clientOrderIds at once and hands stamped intents to submit', async () => {

@@ -107,7 +107,7 @@ describe('market maker on the simulated venue', () => {
       const times = [...firstSeen.values()].sort((a, b) => a - b);
       expect(times.filter((t) => t < times[0]! + 60_000)).toHaveLength(rate.perMinute);
       expect(lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
-      expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC pnl=/);
+      expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC gross=[+-]?[\d.]+ fees=[\d.]+ net=[+-]?[\d.]+ USDT$/);
     } finally {
       await app.stop('test over');
     }

@@ -10,6 +10,7 @@ import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../ri
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 import { applyOverlays, balanceKey, isNewer, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { positionValue, sidePnl } from './pnl.ts';
+import { compareIds } from '../reconcile/fills.ts';
 import type { AccountKind } from '../../model/index.ts';
 
 const DAY_MS = 86_400_000;
@@ -44,6 +45,10 @@ export class Portfolio {
   private base: AccountState = EMPTY_ACCOUNT;
   private pending: FillReport[] = [];
   private state: AccountState = EMPTY_ACCOUNT;
+  /** The fold of base and pending before the overlays. */
+  private folded: AccountState = EMPTY_ACCOUNT;
+  /** The largest pending trade id per account. */
+  private newest: Partial<Record<AccountKind, string>> = {};
   private effects: FillEffect[] = [];
   /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
   private baked = new Map<string, Decimal>();
@@ -60,12 +65,31 @@ export class Portfolio {
     private readonly strategyOf: (orderId: string) => string | undefined = () => undefined,
   ) {}
 
-  /** Counts fills not counted before (the caller dedupes by trade id; the fold skips what a snapshot already holds). */
+  /**
+   * Counts fills not counted before (the caller dedupes by trade id; the fold skips what a snapshot
+   * already holds). Fills that come after every pending one of their account (the stream's usual order)
+   * are folded onto the state held, so a fill costs the same however many came since the last snapshot.
+   */
   applyFills(fills: readonly FillReport[]): void {
     const fresh = fills.filter((f) => aboveWatermark(this.base, f));
     if (fresh.length === 0) return;
+    const inOrder = fresh.every((f, i) => {
+      const prev = i > 0 && fresh[i - 1]!.account === f.account ? fresh[i - 1]!.tradeId : this.newest[f.account];
+      return prev === undefined || compareIds(f.tradeId, prev) > 0;
+    });
     this.pending.push(...fresh);
-    this.recompute();
+    for (const f of fresh) {
+      const n = this.newest[f.account];
+      if (n === undefined || compareIds(f.tradeId, n) > 0) this.newest[f.account] = f.tradeId;
+    }
+    if (!inOrder) {
+      this.recompute();
+      return;
+    }
+    const r = foldFills(this.folded, fresh, this.instruments);
+    this.folded = r.state;
+    this.effects.push(...r.effects);
+    this.state = applyOverlays(r.state, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
   }
 
   /** Lays a stream balance event over the held balances when it is newer than they are (by venue time); returns whether it was taken. */
@@ -118,6 +142,16 @@ export class Portfolio {
   setPrice(symbol: string, p: SymbolPrices): void {
     const old = this.prices.get(symbol) ?? {};
     this.prices.set(symbol, { last: p.last ?? old.last, mark: p.mark ?? old.mark, mid: p.mid ?? old.mid });
+  }
+
+  /** Returns how many fills are counted above the last snapshot (adopting a snapshot folds them in). */
+  pendingFills(): number {
+    return this.pending.length;
+  }
+
+  /** Returns the last and mark price known of a symbol. */
+  price(symbol: string): SymbolPrices | undefined {
+    return this.prices.get(symbol);
   }
 
   /** Returns balances, positions, inventory and PnL. */
@@ -193,8 +227,14 @@ export class Portfolio {
 
   private recompute(): void {
     const r = foldFills(this.base, this.pending, this.instruments);
+    this.folded = r.state;
     this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
     this.effects = r.effects;
+    this.newest = {};
+    for (const f of this.pending) {
+      const n = this.newest[f.account];
+      if (n === undefined || compareIds(f.tradeId, n) > 0) this.newest[f.account] = f.tradeId;
+    }
   }
 
   /** Adds the PnL of fills about to leave `pending` (a snapshot now holds them) to the baked sums. */

@@ -10,8 +10,13 @@
  * 3. `fresh` is in trade-id order (numeric; ids are 64-bit decimal strings), so consumers that fold
  *    fills see them in the venue's order within a batch.
  * 4. The watermark (`lastId`) of an account is the largest id counted: tradesSince(lastId) reads on from it.
+ * 5. The ledger is bounded: past `MAX_SEEN` ids it keeps the largest ones. The ids it forgets lie far
+ *    below the watermark, which reads never go under, so none of them is counted again.
  */
 import type { AccountKind, FillReport } from '../../model/index.ts';
+
+/** Most trade ids the ledger remembers. */
+export const MAX_SEEN = 10_000;
 
 /** The trade ids counted so far, per account, and the largest of each. */
 export interface FillLedger {
@@ -48,5 +53,11 @@ export function mergeFills(ledger: FillLedger, reports: readonly FillReport[]): 
   }
   fresh.sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
   if (fresh.length === 0) return { ledger, fresh };
-  return { ledger: { seen, lastId }, fresh };
+  return { ledger: { seen: seen.size > MAX_SEEN ? largest(seen, MAX_SEEN) : seen, lastId }, fresh };
+}
+
+/** Returns the `n` largest ids of `seen` (by id, whatever the account). */
+function largest(seen: ReadonlySet<string>, n: number): Set<string> {
+  const idOf = (k: string): string => k.slice(k.indexOf(':') + 1);
+  return new Set([...seen].sort((a, b) => compareIds(idOf(b), idOf(a))).slice(0, n));
 }

@@ -2,7 +2,7 @@
 import { auditUser, auditVenue, type UserOrders, type VenueAudit } from './audit.ts';
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
-import { Journal, journaled, replayJournal } from './journal.ts';
+import { HeldClock, Journal, journaled, replayJournal } from './journal.ts';
 import { StateFile } from './state-file.ts';
 import { startAgents, type RunningAgents } from './agents.ts';
 import { toAmount } from '../ledger/amount.ts';
@@ -78,7 +78,8 @@ export class EngineBackend implements Backend {
       }
     }
     this.restored = saved !== undefined;
-    const engine = saved === undefined ? new SimVenue(sim, clock) : SimVenue.fromState(sim, clock, saved);
+    const engineClock = new HeldClock(clock);
+    const engine = saved === undefined ? new SimVenue(sim, engineClock) : SimVenue.fromState(sim, engineClock, saved);
     this.engine = engine;
     this.venue = engine;
     // Accounts added to the config after the state was saved are created and funded; saved ones keep their state.
@@ -100,7 +101,7 @@ export class EngineBackend implements Backend {
       this.journal = new Journal(journalPath, lastSeq, j.fsync, j.fsyncEveryMs, clock);
       // The journal's base: what was replayed and what start-up funded is in the state file before any entry is written.
       this.save();
-      this.venue = journaled(engine, this.journal, j.maxEntries, () => this.saveQuietly());
+      this.venue = journaled(engine, engineClock, this.journal, j.maxEntries, () => this.saveQuietly());
     }
     const src = engineMarketSource(this.venue, c);
     const ms = c.server.marketStream;

@@ -1,7 +1,7 @@
 /** The venue's journal: every engine call that may change state is appended before it runs, and replayed over the last snapshot after a crash. */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { VirtualClock, type Clock } from '../../core/clock.ts';
+import { VirtualClock, type Clock, type TimerHandle } from '../../core/clock.ts';
 import type { SimVenueConfig } from '../engine/config.ts';
 import { SimVenue } from '../engine/venue.ts';
 
@@ -36,6 +36,44 @@ function decode(_k: string, v: unknown): unknown {
     if (keys.length === 1 && keys[0] === '$bigint' && typeof o['$bigint'] === 'string') return BigInt(o['$bigint']);
   }
   return v;
+}
+
+/**
+ * The engine's clock when it is journaled: during a journaled call its time stands still at the time
+ * the entry records, so a replay at that time does exactly what the call did (writing and syncing the
+ * entry may take a few ms of a live clock).
+ */
+export class HeldClock implements Clock {
+  private held: number | undefined;
+  private depth = 0;
+
+  constructor(private readonly inner: Clock) {}
+
+  now(): number {
+    return this.held ?? this.inner.now();
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    return this.inner.setTimeout(fn, ms);
+  }
+
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.inner.setInterval(fn, ms);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.inner.sleep(ms);
+  }
+
+  /** Runs `fn` with the time held at its start (nested calls keep the outer time); returns its result. */
+  hold<T>(fn: (now: number) => T): T {
+    if (this.depth++ === 0) this.held = this.inner.now();
+    try {
+      return fn(this.held!);
+    } finally {
+      if (--this.depth === 0) this.held = undefined;
+    }
+  }
 }
 
 /** An append-only file of JournalEntry lines beside the state file. */
@@ -74,10 +112,10 @@ export class Journal {
     return this.seq;
   }
 
-  /** Writes one entry through to the OS (a killed process loses nothing written) and syncs it per the policy. */
-  append(op: JournaledOp, args: readonly unknown[]): void {
+  /** Writes one entry (the call at time `t`) through to the OS (a killed process loses nothing written) and syncs it per the policy. */
+  append(t: number, op: JournaledOp, args: readonly unknown[]): void {
     const now = this.clock.now();
-    const line = `${JSON.stringify({ seq: this.seq + 1, t: now, op, args }, encode)}\n`;
+    const line = `${JSON.stringify({ seq: this.seq + 1, t, op, args }, encode)}\n`;
     writeSync(this.fd, line);
     this.seq += 1;
     this.written += 1;
@@ -108,22 +146,28 @@ export class Journal {
 }
 
 /**
- * Returns `venue` seen through the journal: each state-changing call is appended before it runs (so
- * events never go out ahead of it). `onFull` is called (after the call, never inside it) once the
+ * Returns `venue` (built on `clock`) seen through the journal: each state-changing call is appended
+ * before it runs (so events never go out ahead of it), the clock held at the entry's time meanwhile. `onFull` is called (after the call, never inside it) once the
  * journal holds `maxEntries`: the owner compacts it into a snapshot, so the file stays bounded.
  */
-export function journaled(venue: SimVenue, journal: Journal, maxEntries = Infinity, onFull: () => void = () => undefined): SimVenue {
+export function journaled(venue: SimVenue, clock: HeldClock, journal: Journal, maxEntries = Infinity, onFull: () => void = () => undefined): SimVenue {
   let compacting = false;
+  // One wrapper per method, made on first use: the hot path allocates nothing per call.
+  const wrappers = new Map<PropertyKey, unknown>();
   return new Proxy(venue, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
+      const known = wrappers.get(prop);
+      if (known !== undefined) return known;
       const fn = v as (...a: unknown[]) => unknown;
-      if (typeof prop === 'string' && OPS.has(prop)) {
-        return (...args: unknown[]) => {
-          journal.append(prop as JournaledOp, args);
+      const wrapper = typeof prop === 'string' && OPS.has(prop)
+        ? (...args: unknown[]) => {
           try {
-            return fn.apply(target, args);
+            return clock.hold((now) => {
+              journal.append(now, prop as JournaledOp, args);
+              return fn.apply(target, args);
+            });
           } finally {
             if (journal.size >= maxEntries && !compacting) {
               compacting = true;
@@ -134,9 +178,10 @@ export function journaled(venue: SimVenue, journal: Journal, maxEntries = Infini
               });
             }
           }
-        };
-      }
-      return fn.bind(target);
+        }
+        : fn.bind(target);
+      wrappers.set(prop, wrapper);
+      return wrapper;
     },
   });
 }

@@ -41,7 +41,6 @@ interface Sub {
   stale?: boolean;
 }
 
-
 /** Frames built during one push, by subscription shape. */
 type Frames = Map<string, Buffer>;
 
@@ -66,7 +65,8 @@ export class MarketStreams {
   private readonly conns = new Set<Conn>();
   /** Subscriptions by `topic|symbol`. */
   private readonly subs = new Map<string, Set<Sub>>();
-  private readonly dirty = new Set<string>();
+  /** Symbols whose book changed since each topic's last push: one set per topic, as their cadences differ. */
+  private readonly dirty = { depth: new Set<string>(), mergedDepth: new Set<string>() };
   private readonly versions = new BookVersions();
   /** Subscriptions holding a reordered diff. */
   private readonly holding = new Set<Sub>();
@@ -103,7 +103,8 @@ export class MarketStreams {
     this.unsubscribe = undefined;
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
-    this.dirty.clear();
+    this.dirty.depth.clear();
+    this.dirty.mergedDepth.clear();
     this.versions.pause();
     this.holding.clear();
     this.stale.clear();
@@ -243,7 +244,8 @@ export class MarketStreams {
         return;
       }
       case 'book':
-        this.dirty.add(ev.symbol);
+        this.dirty.depth.add(ev.symbol);
+        this.dirty.mergedDepth.add(ev.symbol);
         this.versions.note(ev.symbol, ev.side, ev.price, ev.qty);
         return;
       default: {
@@ -256,8 +258,10 @@ export class MarketStreams {
   private flushDepth(topic: 'depth' | 'mergedDepth', contract: boolean): void {
     const now = this.clock.now();
     const frames: Frames = new Map();
-    for (const symbol of [...this.dirty]) {
+    const dirty = this.dirty[topic];
+    for (const symbol of [...dirty]) {
       if (this.src.isContract(symbol) !== contract) continue;
+      dirty.delete(symbol);
       const set = this.subs.get(`${topic}|${symbol}`);
       if (set && set.size > 0) this.cut(symbol, now);
       if (set) for (const s of set) this.pushLatest(s, now, frames);
@@ -274,8 +278,6 @@ export class MarketStreams {
       if (s.topic !== 'bookTicker') this.cut(s.symbol, now);
       this.pushLatest(s, now, frames);
     }
-    // A symbol stays dirty until both its depth and merged depth cadences have passed.
-    if (topic === 'mergedDepth') for (const s of [...this.dirty]) if (this.src.isContract(s) === contract) this.dirty.delete(s);
   }
 
   private flushDiffs(): void {

@@ -80,6 +80,7 @@ export class UserEventMapper {
       l: fill ? fill.qty : '0',
       z: o.executedQty,
       L: fill ? fill.price : '0',
+      ...(fill ? { t: fill.tradeId } : {}),
       n: fill ? fill.fee : '0',
       N: fill && fill.feeAsset !== '' ? fill.feeAsset : null,
       u: true,

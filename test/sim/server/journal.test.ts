@@ -40,7 +40,13 @@ describe('the venue journal', () => {
     const raw = parseYaml(readFileSync('config/venue.yaml', 'utf8')) as { server: Record<string, unknown> };
     const cfg = join(dir, 'venue.yaml');
     // The shipped agents trade meanwhile (their calls are journaled too); no periodic snapshot falls inside the test.
-    writeFileSync(cfg, toYaml({ ...raw, server: { ...raw.server, stateFile: join(dir, 'state.json'), stateEveryMs: 3_600_000 } }));
+    // ORDERS limits that 40 orders in a row never reach, however fast the machine.
+    const rateLimits = [
+      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', limit: 1_000_000 },
+      { rateLimitType: 'ORDERS', interval: 'SECOND', limit: 100_000 },
+      { rateLimitType: 'ORDERS', interval: 'DAY', limit: 10_000_000 },
+    ];
+    writeFileSync(cfg, toYaml({ ...raw, rateLimits, server: { ...raw.server, stateFile: join(dir, 'state.json'), stateEveryMs: 3_600_000 } }));
 
     const first = await startVenueProcess(cfg);
     const c1 = new VenueRestClient({ baseUrl: first.rest, apiKey: KEY, secret: SECRET, clock: new LiveClock() });
@@ -51,6 +57,9 @@ describe('the venue journal', () => {
       acked.push({ orderId: o.orderId, clientOrderId: o.clientOrderId });
     }
     const contract = await c1.newContractOrder({ symbol: 'BTC-SWAP-USDT', side: 'BUY_OPEN', orderType: 'LIMIT', priceType: 'INPUT', quantity: '1', price: '10000', leverage: '10', clientOrderId: 'kill9-c' });
+    // The agents' trades printed so far are acknowledged too (anyone could read them).
+    const printed = await c1.trades({ symbol: 'BTCUSDT', limit: 1000 });
+    expect(printed.length).toBeGreaterThan(0);
     await c1.close();
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
@@ -60,6 +69,9 @@ describe('the venue journal', () => {
     const open = (await c2.openSpotOrders({ symbol: 'BTCUSDT' })).map((o) => ({ orderId: o.orderId, clientOrderId: o.clientOrderId }));
     expect(open).toEqual(expect.arrayContaining(acked));
     expect((await c2.openContractOrders({ symbol: 'BTC-SWAP-USDT' })).map((o) => o.orderId)).toContain(contract.orderId);
+    // Every trade printed before the kill is there as it was (price, quantity, time, side): the market did not rewind.
+    const afterList = await c2.trades({ symbol: 'BTCUSDT', limit: 1000 });
+    expect(afterList).toEqual(expect.arrayContaining([...printed]));
     // clientOrderIds are remembered: sending one again is a duplicate.
     await expect(c2.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '10000', newClientOrderId: 'kill9-0' })).rejects.toMatchObject({ venueCode: -1141 });
     const next = await c2.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '10000', newClientOrderId: 'after-restart' });
@@ -78,8 +90,8 @@ describe('Journal.read', () => {
     dirs.push(dir);
     const path = join(dir, 'state.json.journal');
     const j = new Journal(path, 7, 'always', 0, new LiveClock());
-    j.append('deposit', ['u1', 'USDT', '5']);
-    j.append('transfer', [{ userId: 'u1', accountIndex: 0 }, { tokenId: 'USDT', amount: 10n ** 18n }]);
+    j.append(1, 'deposit', ['u1', 'USDT', '5']);
+    j.append(2, 'transfer', [{ userId: 'u1', accountIndex: 0 }, { tokenId: 'USDT', amount: 10n ** 18n }]);
     j.close();
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"seq":10,"t":1,"op":"dep`);
     const back = Journal.read(path);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, openWs, SECRET, signed, startTest, type TestVenue } from './helpers.ts';
+import { KEY, openWs, SECRET, signed, startTest, testConfig, type TestVenue } from './helpers.ts';
 
 let t: TestVenue | undefined;
 afterEach(async () => t?.close());
@@ -33,6 +33,21 @@ describe('market WebSocket at /openapi/quote/ws/v1', () => {
     await v.clock.advance(300);
     const push = await m.next((f) => f.topic === 'depth' && f.f === false);
     expect(push.data[0].a).toEqual([['0.05', '1']]);
+  });
+
+  it('pushes a book change on the depth cadence even when the faster merged-depth cadence passed in between', async () => {
+    const server = { ...testConfig().server, depthPushMs: { spotDepth: 300, spotMergedDepth: 100, contractDepth: 3000, contractMergedDepth: 500 } };
+    t = await startTest({ ...accounts, server });
+    const v = t;
+    const m = await openWs(`${v.ws}/openapi/quote/ws/v1`);
+    m.ws.send(JSON.stringify({ symbol: 'ETHBTC', topic: 'depth', event: 'sub' }));
+    await m.next((f) => f.topic === 'depth' && f.f === true);
+    await v.clock.advance(150);
+    await signed(v.url, 'POST', '/openapi/v1/order', { symbol: 'ETHBTC', side: 'SELL', type: 'LIMIT', quantity: '2', price: '0.05' });
+    // The merged-depth push at 200 ms has nobody to send to; the depth push at 300 ms must still carry the change.
+    await v.clock.advance(150);
+    const push = await m.next((f) => f.topic === 'depth' && f.f === false);
+    expect(push.data[0].a).toEqual([['0.05', '2']]);
   });
 
   it('serves kline, realtimes, diffDepth, bookTicker and index snapshots', async () => {

@@ -1,4 +1,4 @@
-/** A sliding-window log of charges: never lets more than `limit` units fall inside any span of `windowMs`. */
+/** The one sliding-window rate counter (venue budgets, the executor's budget, the risk gate's order rate, strategies' own budgets): never lets more than `limit` units fall inside any span of `windowMs`. */
 
 /**
  * Charges are kept as (time, cost) pairs in arrays read from a moving head, so eviction is O(1)
@@ -11,7 +11,13 @@ export class SlidingWindow {
   private head = 0;
   private used = 0;
 
-  constructor(readonly name: string, readonly windowMs: number, readonly limit: number) {}
+  constructor(readonly windowMs: number, readonly limit = Infinity, readonly name = '') {}
+
+  /** Returns the units used in (now − windowMs, now]. */
+  count(now: number): number {
+    this.evict(now);
+    return this.used;
+  }
 
   /** Returns how many ms from `now` until `cost` more fits (0 when it fits now). */
   waitFor(cost: number, now: number): number {
@@ -25,10 +31,11 @@ export class SlidingWindow {
     return this.windowMs;
   }
 
-  /** Records `cost` units used at `now`. */
-  charge(cost: number, now: number): void {
-    this.evict(now);
+  /** Records `cost` units used at `now` (a time before the newest charge counts as that newest time, so the log stays in order). */
+  charge(cost: number, at: number): void {
     const last = this.times.length - 1;
+    const now = last >= this.head ? Math.max(at, this.times[last]!) : at;
+    this.evict(now);
     // Charges of the same millisecond share one entry: the log stays short at thousands of requests a second.
     if (last >= this.head && this.times[last] === now) this.costs[last]! += cost;
     else {

@@ -1,0 +1,424 @@
+/**
+ * The backtest exchange: the recorded book with the strategy's own orders laid over it, on two
+ * timelines. Recorded events change it at their exchange time (the runner advances the VirtualClock
+ * to an event's time, then calls onRecorded); an order reaches it after the entry latency and each
+ * report reaches the strategy after the response latency (reports are delivered by clock timers).
+ * Resting orders keep a queue position (queue.ts); takers walk the recorded book and what they took
+ * stays taken until the level changes (book.ts).
+ */
+import type { VirtualClock } from '../../core/clock.ts';
+import type { SimInstrument } from '../../sim/engine/instruments.ts';
+import { fmtAmount } from '../../sim/ledger/amount.ts';
+import { noAccount, type AccountOrder, type ExchangeAccount } from './account.ts';
+import { RecordedBook } from './book.ts';
+import type { LatencyModel } from './latency.ts';
+import { queueTrade, type QueueModel, type QueuePos } from './queue.ts';
+import { checkMakerOnly, checkOrder, limitOf } from './rules.ts';
+import { bookSideOf, type BookSide, type ExecType, type ExecutionReport, type OrderRequest, type OrderStatus, type RecordedEvent } from './types.ts';
+
+/** One of the strategy's orders inside the exchange. */
+class ExchOrder implements AccountOrder {
+  status: OrderStatus = 'NEW';
+  executedLots = 0;
+  limitTicks = 0;
+  queue: QueuePos | null = null;
+  /** A STOP order waiting for its trigger. */
+  waiting = false;
+  triggerUp = true;
+  /** Quote left to spend of a spot MARKET BUY by amount, in qunits; −1 for other orders. */
+  budget: number;
+
+  constructor(
+    readonly orderId: string,
+    readonly req: OrderRequest,
+    readonly side: BookSide,
+  ) {
+    this.budget = req.quoteBudget ?? -1;
+  }
+
+  /** Lots still open (0 for an order by quote amount, which is bounded by its budget instead). */
+  get leavesLots(): number {
+    return this.budget >= 0 ? 0 : this.req.lots - this.executedLots;
+  }
+
+  /** Returns how many lots the order may still take at `price`. */
+  canTake(price: number): number {
+    return this.budget >= 0 ? Math.floor(this.budget / price) : this.leavesLots;
+  }
+
+  get active(): boolean {
+    return this.status === 'NEW' || this.status === 'PARTIALLY_FILLED';
+  }
+}
+
+/** What the exchange needs. */
+export interface BacktestExchangeOptions {
+  readonly clock: VirtualClock;
+  /** The instrument whose rules (ticks, lots, filters) orders follow. */
+  readonly inst: SimInstrument;
+  readonly queue: QueueModel;
+  readonly latency: LatencyModel;
+  /** Receives every report at its local time. */
+  readonly onReport: (r: ExecutionReport) => void;
+  /** Funds behind the orders (default: none). */
+  readonly account?: ExchangeAccount;
+  /** First order id (default 1). */
+  readonly firstOrderId?: bigint;
+  /** Finished orders remembered for duplicate-id and cancel answers (default 10 000); older ones are forgotten. */
+  readonly keepFinished?: number;
+  /** Where the data has no mark prices: take the mid of the recorded book as the mark whenever it moves. */
+  readonly markFromMid?: boolean;
+}
+
+/** Cancel refusal codes as the venue answers them. */
+const UNKNOWN_ORDER = -2013;
+const ALREADY_FILLED = -1139;
+const ALREADY_CANCELED = -1142;
+const DUPLICATE_ID = -1141;
+
+/** The exchange of one instrument in a backtest. */
+export class BacktestExchange {
+  readonly book = new RecordedBook();
+  private readonly account: ExchangeAccount;
+  private nextId: bigint;
+  /** Orders by clientOrderId: every open order and the latest `keepFinished` finished ones. */
+  private readonly byClientId = new Map<string, ExchOrder>();
+  /** Finished orders, oldest first, so the oldest can be forgotten. */
+  private readonly finished: ExchOrder[] = [];
+  private readonly keepFinished: number;
+  /** Resting orders per side and price, in arrival order. */
+  private readonly resting: [Map<number, ExchOrder[]>, Map<number, ExchOrder[]>] = [new Map(), new Map()];
+  /** Waiting STOP orders in arrival order. */
+  private stops: ExchOrder[] = [];
+  /** Last recorded trade price, ticks. */
+  private last: number | undefined;
+  /** Local time the last report is due (reports keep their order). */
+  private lastDue = -Infinity;
+  /** Best prices the last mid mark was taken from. */
+  private midBid = -1;
+  private midAsk = -1;
+
+  constructor(private readonly o: BacktestExchangeOptions) {
+    this.account = o.account ?? noAccount;
+    this.nextId = o.firstOrderId ?? 1n;
+    this.keepFinished = o.keepFinished ?? 10_000;
+    if (!Number.isSafeInteger(this.keepFinished) || this.keepFinished < 1) throw new Error('keepFinished must be a positive integer');
+  }
+
+  /** Notes that an order finished and forgets the oldest finished ones beyond the bound. */
+  private retire(x: ExchOrder): void {
+    this.finished.push(x);
+    if (this.finished.length > 2 * this.keepFinished) {
+      for (const y of this.finished.splice(0, this.finished.length - this.keepFinished)) {
+        if (this.byClientId.get(y.req.clientOrderId) === y) this.byClientId.delete(y.req.clientOrderId);
+      }
+    }
+  }
+
+  /** Returns how many orders the exchange remembers (open and recently finished). */
+  get remembered(): number {
+    return this.byClientId.size;
+  }
+
+  /** Returns the last recorded trade price in ticks. */
+  get lastPrice(): number | undefined {
+    return this.last;
+  }
+
+  /** Sends a new order at the clock's (local) time; it reaches the exchange after the entry latency. */
+  submit(req: OrderRequest): void {
+    const clock = this.o.clock;
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now()));
+  }
+
+  /** Sends a cancel at the clock's (local) time; it reaches the exchange after the entry latency. */
+  cancel(clientOrderId: string): void {
+    const clock = this.o.clock;
+    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now()));
+  }
+
+  /** Returns the orders still open at the exchange, in arrival order. */
+  openOrders(): { clientOrderId: string; orderId: string; leavesLots: number; limitTicks: number; ahead: number | undefined }[] {
+    return [...this.byClientId.values()]
+      .filter((x) => x.active)
+      .map((x) => ({ clientOrderId: x.req.clientOrderId, orderId: x.orderId, leavesLots: x.leavesLots, limitTicks: x.limitTicks, ahead: x.queue?.ahead }));
+  }
+
+  /** Applies one recorded event at the clock's (exchange) time. */
+  onRecorded(ev: RecordedEvent): void {
+    switch (ev.kind) {
+      case 'depth':
+        this.onDepth(ev.side, ev.priceTicks, ev.lots);
+        break;
+      case 'trade':
+        this.onTrade(ev.priceTicks, ev.lots, ev.takerSide);
+        break;
+      case 'mark':
+        this.onMark(ev.price);
+        break;
+      default:
+        throw new Error(`unknown recorded event ${JSON.stringify(ev satisfies never)}`);
+    }
+  }
+
+  private onDepth(side: BookSide, price: number, lots: number): void {
+    const prev = this.book.setLevel(side, price, lots);
+    const mine = this.resting[side].get(price);
+    if (mine) {
+      // Own orders earlier at the level are ahead too but not in the recording: the level each order sees includes them.
+      let own = 0;
+      for (const x of mine) {
+        if (x.queue) this.o.queue.depth(x.queue, prev + own, lots + own);
+        own += x.leavesLots;
+      }
+    }
+    // A recorded level that now crosses resting orders of the other side would have traded with them.
+    if (lots > 0) this.fillCrossed(side === 0 ? 1 : 0, side, price);
+    if (this.o.markFromMid) this.markMid();
+  }
+
+  /** Sends the recorded book's mid to the account as the mark when the best prices moved. */
+  private markMid(): void {
+    const bid = this.book.best(0);
+    const ask = this.book.best(1);
+    if (bid === undefined || ask === undefined || (bid === this.midBid && ask === this.midAsk)) return;
+    this.midBid = bid;
+    this.midAsk = ask;
+    this.onMark(fmtAmount(((BigInt(bid) + BigInt(ask)) * this.o.inst.tick.amount) / 2n));
+  }
+
+  /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
+  private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
+    const levels = this.resting[restSide];
+    if (levels.size === 0) return;
+    // Most events cross nothing: look before making any list.
+    let any = false;
+    for (const p of levels.keys()) if (restSide === 0 ? p >= price : p <= price) any = true;
+    if (!any) return;
+    const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
+    crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
+    for (const [p, list] of crossed) {
+      for (const x of [...list]) {
+        const avail = this.book.available(bookSide, price);
+        if (avail <= 0) return;
+        const lots = Math.min(avail, x.leavesLots);
+        this.book.take(bookSide, price, lots);
+        this.execute(x, p, lots, true);
+      }
+    }
+  }
+
+  private onMark(price: string): void {
+    const liquidated = this.account.onMark?.(price) ?? [];
+    if (liquidated.length === 0) return;
+    // A liquidated position's close orders have nothing left to close.
+    for (const x of [...this.byClientId.values()]) {
+      if (!x.active) continue;
+      const s = x.req.side;
+      if ((s === 'SELL_CLOSE' && liquidated.includes('LONG')) || (s === 'BUY_CLOSE' && liquidated.includes('SHORT'))) this.end(x, 'EXPIRED');
+    }
+  }
+
+  private onTrade(price: number, lots: number, takerSide: BookSide): void {
+    this.last = price;
+    // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
+    const hitSide: BookSide = takerSide === 0 ? 1 : 0;
+    const levels = this.resting[hitSide];
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
+    for (const [p, list] of levels) {
+      if (hitSide === 0 ? p < price : p > price) continue;
+      for (const x of list.slice()) {
+        if (p !== price) {
+          // Traded through: a trade at a worse price means every order at this one would have traded first.
+          this.execute(x, p, x.leavesLots, true);
+          continue;
+        }
+        const q = x.queue!;
+        queueTrade(q, lots);
+        if (q.ahead < 0) {
+          const n = Math.min(Math.floor(-q.ahead + 1e-9), x.leavesLots);
+          q.ahead = 0;
+          if (n > 0) this.execute(x, p, n, true);
+        }
+      }
+    }
+    this.triggerStops(price);
+  }
+
+  private triggerStops(price: number): void {
+    const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
+    if (!this.stops.some(reached)) return;
+    const due = this.stops.filter(reached);
+    this.stops = this.stops.filter((x) => !due.includes(x));
+    for (const x of due) {
+      x.waiting = false;
+      this.report(x, 'TRIGGERED');
+      // As on the venue, a triggered order is priced and checked now (an open needs its margin, a close its quantity), and ends when it no longer fits.
+      const req = x.req;
+      if ((req.priceType ?? 'INPUT') !== 'INPUT') {
+        const limit = limitOf(this.o.inst, this.book, { ...req, type: 'LIMIT' }, this.last);
+        if (limit < 0) {
+          this.end(x, 'EXPIRED');
+          continue;
+        }
+        x.limitTicks = limit;
+      }
+      if (this.account.reserve(x) !== 0) {
+        this.end(x, 'EXPIRED');
+        continue;
+      }
+      this.work(x);
+    }
+  }
+
+  private arrive(req: OrderRequest): void {
+    const id = (this.nextId++).toString();
+    const x = new ExchOrder(id, req, bookSideOf(req.side));
+    let code = checkOrder(this.o.inst, req);
+    if (code === 0 && this.byClientId.has(req.clientOrderId)) code = DUPLICATE_ID;
+    if (code === 0) {
+      // Book-priced orders are priced from the recorded book at arrival; a STOP keeps its own price until it triggers.
+      const limit = req.type === 'STOP' ? req.priceTicks : limitOf(this.o.inst, this.book, req, this.last);
+      if (limit < 0) code = limit;
+      else x.limitTicks = limit;
+    }
+    if (code === 0 && this.account.check) code = this.account.check(x);
+    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks);
+    // A STOP holds nothing while it waits: it reserves when it triggers.
+    if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
+    if (code !== 0) {
+      x.status = 'REJECTED';
+      this.report(x, 'REJECTED', 0, 0, false, code);
+      return;
+    }
+    this.byClientId.set(req.clientOrderId, x);
+    if (req.type === 'STOP') {
+      x.waiting = true;
+      // Trigger direction: toward the trigger from the last price (by side with no trade yet), as the venue does.
+      x.triggerUp = this.last === undefined ? x.side === 0 : req.triggerTicks! >= this.last;
+      this.stops.push(x);
+      this.report(x, 'NEW');
+      return;
+    }
+    this.report(x, 'NEW');
+    this.work(x);
+  }
+
+  /** Takes what the order can from the recorded book, then rests or ends the remainder by its timeInForce. */
+  private work(x: ExchOrder): void {
+    const req = x.req;
+    const tif = req.timeInForce ?? 'GTC';
+    const makerOnly = req.type === 'LIMIT_MAKER' || tif === 'LIMIT_MAKER';
+    const opp: BookSide = x.side === 0 ? 1 : 0;
+    const crosses = (p: number): boolean => (x.side === 0 ? p <= x.limitTicks : p >= x.limitTicks);
+    if (!makerOnly) {
+      if (tif === 'FOK') {
+        let can = 0;
+        for (const p of this.book.levels(opp)) {
+          if (!crosses(p) || can >= x.leavesLots) break;
+          can += Math.max(this.book.available(opp, p), 0);
+        }
+        if (can < x.leavesLots) return this.end(x, 'EXPIRED');
+      }
+      for (const p of [...this.book.levels(opp)]) {
+        if (!crosses(p) || !x.active) break;
+        const avail = this.book.available(opp, p);
+        if (avail <= 0) continue;
+        const lots = Math.min(avail, x.canTake(p));
+        if (lots <= 0) break;
+        this.book.take(opp, p, lots);
+        if (x.budget >= 0) {
+          x.budget -= p * lots;
+          // Done, as on the venue, when what is left cannot buy one more lot at the next price.
+          const next = this.book.bestAvailable(opp);
+          this.execute(x, p, lots, false, next !== undefined && x.budget < next);
+        } else {
+          this.execute(x, p, lots, false);
+        }
+      }
+    }
+    if (!x.active) return;
+    if (req.type === 'MARKET' || tif === 'IOC' || tif === 'FOK') return this.end(x, 'EXPIRED');
+    this.rest(x);
+  }
+
+  /** Puts an order on its level: the size ahead is the recorded level plus own orders already there. */
+  private rest(x: ExchOrder): void {
+    const levels = this.resting[x.side];
+    let list = levels.get(x.limitTicks);
+    if (!list) {
+      list = [];
+      levels.set(x.limitTicks, list);
+    }
+    const own = list.reduce((s, y) => s + y.leavesLots, 0);
+    x.queue = { ahead: this.book.recorded(x.side, x.limitTicks) + own, tradedSinceDepth: 0 };
+    list.push(x);
+  }
+
+  /** Takes an order off its level; own orders behind it move up by what it still had open. */
+  private unrest(x: ExchOrder): void {
+    const levels = this.resting[x.side];
+    const list = levels.get(x.limitTicks);
+    if (!list) return;
+    const i = list.indexOf(x);
+    if (i < 0) return;
+    const leaves = x.leavesLots;
+    if (leaves > 0) for (let j = i + 1; j < list.length; j++) list[j]!.queue!.ahead = Math.max(0, list[j]!.queue!.ahead - leaves);
+    list.splice(i, 1);
+    if (list.length === 0) levels.delete(x.limitTicks);
+  }
+
+  /** Settles one fill of `x`; `done` ends an order by quote amount. */
+  private execute(x: ExchOrder, price: number, lots: number, isMaker: boolean, done = false): void {
+    const s = this.account.fill(x, price, lots, isMaker);
+    x.executedLots += lots;
+    x.status = (x.budget < 0 && x.leavesLots === 0) || done ? 'FILLED' : 'PARTIALLY_FILLED';
+    if (x.status === 'FILLED') {
+      this.unrest(x);
+      this.account.release(x);
+      this.retire(x);
+    }
+    this.report(x, 'TRADE', price, lots, isMaker, 0, s.fee, s.feeAsset);
+  }
+
+  private end(x: ExchOrder, why: 'CANCELED' | 'EXPIRED'): void {
+    x.status = 'CANCELED';
+    this.unrest(x);
+    if (x.waiting) {
+      x.waiting = false;
+      this.stops = this.stops.filter((y) => y !== x);
+    }
+    this.account.release(x);
+    this.retire(x);
+    this.report(x, why);
+  }
+
+  private arriveCancel(clientOrderId: string): void {
+    const x = this.byClientId.get(clientOrderId);
+    const code = !x ? UNKNOWN_ORDER : x.status === 'FILLED' ? ALREADY_FILLED : !x.active ? ALREADY_CANCELED : 0;
+    if (code === 0) return this.end(x!, 'CANCELED');
+    const clock = this.o.clock;
+    const now = clock.now();
+    const r: ExecutionReport = {
+      clientOrderId, orderId: x?.orderId ?? '', execType: 'CANCEL_REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
+      fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: now,
+    };
+    this.deliver(r);
+  }
+
+  private report(x: ExchOrder, execType: ExecType, price = 0, lots = 0, isMaker = false, code = 0, fee = '0', feeAsset = ''): void {
+    const now = this.o.clock.now();
+    this.deliver({
+      clientOrderId: x.req.clientOrderId, orderId: x.orderId, execType, status: x.status, code, lastPriceTicks: price, lastLots: lots, isMaker, fee, feeAsset,
+      executedLots: x.executedLots, leavesLots: x.active ? x.leavesLots : 0, exchTime: now, localTime: now,
+    });
+  }
+
+  /** Sends a report to the strategy after the response latency; a report never overtakes an earlier one, whatever latency it drew. */
+  private deliver(r: ExecutionReport): void {
+    const due = Math.max(this.lastDue, r.exchTime + this.o.latency.response(r.exchTime));
+    this.lastDue = due;
+    const out = { ...r, localTime: due };
+    this.o.clock.setTimeout(() => this.o.onReport(out), due - this.o.clock.now());
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The texts of a run's results: orders.csv, fills.csv, equity.csv and summary.json. They hold no
+ * wall-clock time and keys come in a fixed order, so the same run gives byte-identical files; the
+ * result hash covers the three tables and the metrics.
+ */
+import { toCsv } from './csv.ts';
+import { sha256, stableJson } from './hash.ts';
+import type { BacktestResults } from './results.ts';
+
+/** Version of the summary.json layout. */
+export const SUMMARY_VERSION = 1;
+
+const ORDER_COLUMNS = ['time', 'clientOrderId', 'orderId', 'side', 'type', 'timeInForce', 'price', 'qty', 'status', 'executedQty', 'updateTime'] as const;
+const FILL_COLUMNS = ['time', 'orderId', 'clientOrderId', 'side', 'price', 'qty', 'fee', 'feeAsset', 'isMaker'] as const;
+const EQUITY_COLUMNS = ['time', 'equity'] as const;
+
+/** The files of a run's results, by file name. */
+export interface ResultFiles {
+  readonly 'orders.csv': string;
+  readonly 'fills.csv': string;
+  readonly 'equity.csv': string;
+  readonly 'summary.json': string;
+}
+
+/** Returns the results' files (all but report.html). */
+export function resultFiles(r: BacktestResults): ResultFiles {
+  const orders = toCsv(ORDER_COLUMNS, r.orders);
+  const fills = toCsv(FILL_COLUMNS, r.fills);
+  const equity = toCsv(EQUITY_COLUMNS, r.equity);
+  const metricsJson = stableJson(r.metrics);
+  const resultHash = sha256(orders, fills, equity, metricsJson);
+  // Key order is fixed by this literal; the metrics' keys are sorted.
+  const summary = {
+    version: SUMMARY_VERSION,
+    name: r.name,
+    symbol: r.symbol,
+    currency: r.currency,
+    configHash: r.configHash,
+    dataHash: r.dataHash,
+    seed: r.seed,
+    resultHash,
+    metrics: JSON.parse(metricsJson) as unknown,
+  };
+  return { 'orders.csv': orders, 'fills.csv': fills, 'equity.csv': equity, 'summary.json': `${JSON.stringify(summary, null, 2)}\n` };
+}

@@ -1,0 +1,409 @@
+/** Replays a catalog: streams the files of a time range and symbols a row group at a time, merged in local-time order, into the live clients' bus events. */
+import { join } from 'node:path';
+import { VirtualClock } from '../core/clock.ts';
+import { ParseError } from '../core/errors.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import {
+  depthSnapshotEvent, fundingEvent, indexEvent, klineEvent, tickerEvent, tradeEvent, type BusEvent,
+} from '../model/events.ts';
+import type { KlineInterval } from '../model/enums.ts';
+import type { Level } from '../model/market.ts';
+import { LocalBook } from '../venue/local-book.ts';
+import { KlineTracker } from '../venue/market-normalise.ts';
+import { readCatalog, type CatalogFile, type CatalogIndex } from './catalog.ts';
+import { int32s, int64Numbers, nsMicros, nsMillis, strings } from './columns.ts';
+import { VERSION_SUFFIX_KEY } from './import-bhtrade.ts';
+import { StepFormatter, type Instrument } from './instruments.ts';
+import { TableFileReader } from './parquet.ts';
+import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from './tables.ts';
+
+// Order: by local time (ns), then by table in TABLES order, then by symbol in name order, then by
+// position in the file. Memory: one decoded row group per (table, symbol) at a time, never a whole file.
+// Books: each symbol's depth rows go through the live client's LocalBook, which publishes the
+// depthSnapshot and depthUpdate events a live subscriber gets; a gap flag invalidates it as a lost diff would live.
+
+export interface ReplayOptions {
+  /** The catalog folder. */
+  readonly catalog: string;
+  /** Symbols to replay (all when absent). */
+  readonly symbols?: readonly string[];
+  /** Tables to replay (all when absent). */
+  readonly tables?: readonly TableName[];
+  /** First local time (ns, inclusive); the book is warmed up from its day's first rows without publishing. */
+  readonly from?: bigint;
+  /** End local time (ns, exclusive). */
+  readonly to?: bigint;
+  /**
+   * Receives each event with the exact times of the catalog row that produced it, in µs since the epoch:
+   * `localUs` (receive time, the replay's clock) and `exchangeUs` (the venue's time); the event's own
+   * `recvTs` and `ts` are the same in ms (a diff the book held until its snapshot keeps its own times).
+   */
+  readonly sink: (ev: BusEvent, localUs: number, exchangeUs: number) => void;
+  /** Publish the whole book after every diff too, as the live client's option does (default false). */
+  readonly snapshotEveryUpdate?: boolean;
+  readonly log?: Logger;
+}
+
+/** What a replay published. */
+export interface ReplayStats {
+  /** Book level changes read (rows of book_deltas that name a level). */
+  levels: number;
+  trades: number;
+  /** Bus events published, all kinds. */
+  events: number;
+  /** Gaps the local books found themselves (a lost diff, a crossed book). */
+  bookGaps: number;
+  /** Gaps the conversion found and flagged, each of which put its book out of step until the next snapshot. */
+  recordedGaps: number;
+}
+
+interface Group {
+  readonly n: number;
+  readonly us: Float64Array;
+  readonly sub: Uint16Array;
+  /** Publishes row i (a book row may only add to its message until the message's last row). */
+  emit(i: number, live: boolean): void;
+}
+
+const COLUMNS_READ: Readonly<Record<TableName, readonly string[]>> = {
+  book_deltas: ['ts_event', 'ts_local', 'side', 'price', 'qty', 'flags', 'sequence'],
+  trades: ['ts_event', 'ts_local', 'price', 'qty', 'aggressor', 'trade_id'],
+  klines: ['ts_event', 'ts_local', 'interval', 'open_time', 'open', 'high', 'low', 'close', 'volume', 'flags'],
+  tickers: ['ts_event', 'ts_local', 'last', 'open', 'high', 'low', 'volume', 'quote_volume'],
+  index: ['ts_event', 'ts_local', 'index', 'edp'],
+  funding: ['ts_event', 'ts_local', 'rate', 'interval_start', 'interval_end'],
+};
+
+/** Returns an int64 value exactly as a decimal string (a number column holds NaN where it passed 2^53). */
+function idText(num: Float64Array, raw: ArrayLike<unknown>, i: number): string {
+  const v = num[i]!;
+  return Number.isNaN(v) ? String(raw[i]) : String(v);
+}
+
+/** The times of the row being replayed, read by every sink call. */
+interface RowTimes {
+  localUs: number;
+  exchangeUs: number;
+}
+
+/** The per-symbol state a replay keeps: formatters, the local book, the kline tracker. */
+class SymbolState {
+  readonly price: StepFormatter;
+  readonly qty: StepFormatter;
+  readonly book: LocalBook;
+  bids: Level[] = [];
+  asks: Level[] = [];
+  /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
+  shown = false;
+  muted = false;
+  /** The message being read carries a gap flag (set on its first row). */
+  gapped = false;
+
+  constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger, at: RowTimes) {
+    this.price = new StepFormatter(inst.tick);
+    this.qty = new StepFormatter(inst.lot);
+    this.book = new LocalBook({
+      symbol: inst.symbol, clock: new VirtualClock(0), tick: inst.tick, log,
+      sink: (ev) => {
+        if (this.muted) return;
+        stats.events += 1;
+        o.sink(ev, at.localUs, at.exchangeUs);
+      },
+      snapshotEveryUpdate: o.snapshotEveryUpdate,
+      contiguousVersions: inst.contiguousVersions,
+      // A recording cannot ask for a snapshot: the book waits for the next recorded one.
+      onGap: () => {
+        stats.bookGaps += 1;
+      },
+    });
+  }
+}
+
+/** The files of one table and symbol, read a row group at a time. */
+class Cursor {
+  private fi = 0;
+  private reader: TableFileReader | undefined;
+  private gi = 0;
+  group: Group | undefined;
+  i = 0;
+
+  constructor(
+    readonly table: TableName,
+    readonly rank: number,
+    private readonly files: readonly string[],
+    private readonly decode: (cols: Readonly<Record<string, ArrayLike<unknown>>>, meta: Readonly<Record<string, string>>) => Group,
+  ) {}
+
+  /** Loads the next row group with rows; returns false when the files are exhausted. */
+  async next(): Promise<boolean> {
+    this.group = undefined;
+    for (;;) {
+      if (!this.reader) {
+        if (this.fi >= this.files.length) return false;
+        this.reader = await TableFileReader.open(this.files[this.fi++]!);
+        this.gi = 0;
+      }
+      const sizes = this.reader.groupRows();
+      if (this.gi >= sizes.length) {
+        this.reader = undefined;
+        continue;
+      }
+      const g = this.gi++;
+      if (sizes[g] === 0) continue;
+      const cols = await this.reader.readGroup(g, COLUMNS_READ[this.table]);
+      this.group = this.decode(cols, this.reader.keyValues());
+      this.i = 0;
+      return true;
+    }
+  }
+}
+
+/** Streams the catalog into `o.sink`; resolves with what it published when the range is done. */
+export async function replay(o: ReplayOptions): Promise<ReplayStats> {
+  const index = readCatalog(o.catalog);
+  const log = o.log ?? silentLogger();
+  const stats: ReplayStats = { levels: 0, trades: 0, events: 0, bookGaps: 0, recordedGaps: 0 };
+  const symbols = [...(o.symbols ?? Object.keys(index.instruments))].sort();
+  const unknown = symbols.filter((s) => index.instruments[s] === undefined);
+  if (unknown.length > 0) {
+    throw new ParseError('symbols', `${unknown.join(', ')} not in the catalog ${o.catalog} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
+  }
+  const tables = TABLES.filter((t) => !o.tables || o.tables.includes(t));
+  const fromUs = o.from === undefined ? -Infinity : Number(o.from / 1000n);
+  const fromSub = o.from === undefined ? 0 : Number(o.from % 1000n);
+  const toUs = o.to === undefined ? Infinity : Number(o.to / 1000n);
+  const toSub = o.to === undefined ? 0 : Number(o.to % 1000n);
+  const states = new Map<string, SymbolState>();
+  const at: RowTimes = { localUs: 0, exchangeUs: 0 };
+  const klines = new KlineTracker((ev) => {
+    stats.events += 1;
+    o.sink(ev, at.localUs, at.exchangeUs);
+  });
+  const cursors: Cursor[] = [];
+  tables.forEach((table, ti) => {
+    symbols.forEach((symbol, si) => {
+      const inst = index.instruments[symbol]!;
+      const files = filesOf(index, table, symbol, o.from, o.to).map((f) => join(o.catalog, f.path));
+      if (files.length === 0) return;
+      let st = states.get(symbol);
+      if (!st) states.set(symbol, (st = new SymbolState(inst, o, stats, log, at)));
+      const decode = decoderOf(table, st, o, stats, klines, at);
+      cursors.push(new Cursor(table, ti * symbols.length + si, files, decode));
+    });
+  });
+  const active: Cursor[] = [];
+  for (const c of cursors) if (await c.next()) active.push(c);
+
+  while (active.length > 0) {
+    // The cursor with the earliest head runs until its head passes the second earliest (a run, not a row, per pick).
+    let best = active[0]!;
+    let bUs = best.group!.us[best.i]!;
+    let bSub = best.group!.sub[best.i]!;
+    for (let k = 1; k < active.length; k++) {
+      const c = active[k]!;
+      const us = c.group!.us[c.i]!;
+      const sub = c.group!.sub[c.i]!;
+      if (us < bUs || (us === bUs && (sub < bSub || (sub === bSub && c.rank < best.rank)))) {
+        best = c;
+        bUs = us;
+        bSub = sub;
+      }
+    }
+    let lUs = Infinity;
+    let lSub = 0;
+    let lRank = Infinity;
+    for (const c of active) {
+      if (c === best) continue;
+      const us = c.group!.us[c.i]!;
+      const sub = c.group!.sub[c.i]!;
+      if (us < lUs || (us === lUs && (sub < lSub || (sub === lSub && c.rank < lRank)))) {
+        lUs = us;
+        lSub = sub;
+        lRank = c.rank;
+      }
+    }
+    const stop = await run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub);
+    if (stop) active.splice(active.indexOf(best), 1);
+  }
+  return stats;
+}
+
+/** Publishes `c`'s rows while they come before (us, sub, rank); returns true when the cursor is done (files or range). */
+async function run(c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: number, fromSub: number, toUs: number, toSub: number): Promise<boolean> {
+  const before = c.rank < lRank;
+  for (;;) {
+    const g = c.group!;
+    const { us, sub, n } = g;
+    let i = c.i;
+    for (; i < n; i++) {
+      const u = us[i]!;
+      if (u > toUs || (u === toUs && sub[i]! >= toSub)) return true;
+      if (u > lUs || (u === lUs && (sub[i]! > lSub || (sub[i] === lSub && !before)))) {
+        c.i = i;
+        return false;
+      }
+      g.emit(i, u > fromUs || (u === fromUs && sub[i]! >= fromSub));
+    }
+    c.i = n;
+    if (!(await c.next())) return true;
+  }
+}
+
+/** Returns the files of a table and symbol whose rows can fall in [from, to) (book files from the day of `from`, to warm the book up). */
+function filesOf(index: CatalogIndex, table: TableName, symbol: string, from: bigint | undefined, to: bigint | undefined): CatalogFile[] {
+  const dayNs = 86_400_000_000_000n;
+  return index.files
+    .filter((f) => f.table === table && f.symbol === symbol)
+    .filter((f) => to === undefined || BigInt(f.firstNs) < to)
+    .filter((f) => from === undefined || (table === 'book_deltas' ? BigInt(f.lastNs) >= (from / dayNs) * dayNs : BigInt(f.lastNs) >= from))
+    .sort((a, b) => a.day.localeCompare(b.day));
+}
+
+function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: ReplayStats, klines: KlineTracker, at: RowTimes) {
+  const symbol = st.inst.symbol;
+  const publish = (ev: BusEvent): void => {
+    stats.events += 1;
+    o.sink(ev, at.localUs, at.exchangeUs);
+  };
+  return (cols: Readonly<Record<string, ArrayLike<unknown>>>, meta: Readonly<Record<string, string>>): Group => {
+    const { us, sub } = nsMicros(cols['ts_local']!);
+    const n = us.length;
+    const evUs = nsMicros(cols['ts_event']!).us;
+    const evMs = new Float64Array(n);
+    for (let i = 0; i < n; i++) evMs[i] = Math.floor(evUs[i]! / 1000);
+    const recvMs = (i: number): number => {
+      at.localUs = us[i]!;
+      at.exchangeUs = evUs[i]!;
+      return Math.floor(us[i]! / 1000);
+    };
+    switch (table) {
+      case 'book_deltas': {
+        const side = int32s(cols['side']!);
+        const flags = int32s(cols['flags']!);
+        const price = int64Numbers(cols['price']!);
+        const qty = int64Numbers(cols['qty']!);
+        const seqRaw = cols['sequence']!;
+        const seq = int64Numbers(seqRaw);
+        const suffix = meta[VERSION_SUFFIX_KEY] ?? '';
+        return {
+          n, us, sub,
+          emit(i, live) {
+            const s = side[i]!;
+            if (s !== SIDE.NONE) {
+              const level: Level = [st.price.format(price[i]!), st.qty.format(qty[i]!)];
+              (s === SIDE.BID ? st.bids : st.asks).push(level);
+              stats.levels += 1;
+            }
+            const f = flags[i]!;
+            if ((f & BOOK_FLAG.GAP) !== 0) st.gapped = true;
+            if ((f & BOOK_FLAG.LAST) === 0) return;
+            const seqText = idText(seq, seqRaw, i);
+            const version = suffix === '' ? seqText : `${seqText}_${suffix}`;
+            const bids = st.bids;
+            const asks = st.asks;
+            st.bids = [];
+            st.asks = [];
+            st.muted = !live;
+            if (live && !st.shown) {
+              st.shown = true;
+              // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
+              if ((f & BOOK_FLAG.SNAPSHOT) === 0 && st.book.state === 'synced') {
+                publish(depthSnapshotEvent({
+                  symbol, version: st.book.version ?? version, bids: st.book.bids(), asks: st.book.asks(), ts: evMs[i]!, recvTs: recvMs(i),
+                }));
+              }
+            }
+            if (st.gapped) {
+              st.gapped = false;
+              stats.recordedGaps += 1;
+              st.book.invalidate('a gap in the recording');
+            }
+            if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i));
+            else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
+            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
+          },
+        };
+      }
+      case 'trades': {
+        const price = int64Numbers(cols['price']!);
+        const qty = int64Numbers(cols['qty']!);
+        const aggr = int32s(cols['aggressor']!);
+        const idRaw = cols['trade_id']!;
+        const id = int64Numbers(idRaw);
+        return {
+          n, us, sub,
+          emit(i, live) {
+            if (!live) return;
+            stats.trades += 1;
+            publish(tradeEvent({
+              symbol, tradeId: idText(id, idRaw, i), price: st.price.format(price[i]!), qty: st.qty.format(qty[i]!),
+              takerSide: aggr[i] === AGGRESSOR.BUY ? 'BUY' : 'SELL', ts: evMs[i]!, recvTs: recvMs(i),
+            }));
+          },
+        };
+      }
+      case 'klines': {
+        const interval = strings(cols['interval']!) as readonly KlineInterval[];
+        const openMs = nsMillis(cols['open_time']!);
+        const [op, hi, lo, cl] = (['open', 'high', 'low', 'close'] as const).map((k) => int64Numbers(cols[k]!));
+        const vol = int64Numbers(cols['volume']!);
+        const flags = int32s(cols['flags']!);
+        return {
+          n, us, sub,
+          emit(i, live) {
+            if (!live) return;
+            const candle = {
+              openTime: openMs[i]!, open: st.price.format(op![i]!), high: st.price.format(hi![i]!), low: st.price.format(lo![i]!),
+              close: st.price.format(cl![i]!), volume: st.qty.format(vol[i]!),
+            };
+            if ((flags[i]! & KLINE_FLAG.CLOSED) !== 0) publish(klineEvent({ symbol, interval: interval[i]!, ...candle, closed: true, ts: evMs[i]!, recvTs: recvMs(i) }));
+            else klines.update(symbol, interval[i]!, candle, evMs[i]!, recvMs(i));
+          },
+        };
+      }
+      case 'tickers': {
+        const [last, op, hi, lo] = (['last', 'open', 'high', 'low'] as const).map((k) => int64Numbers(cols[k]!));
+        const vol = int64Numbers(cols['volume']!);
+        const qv = strings(cols['quote_volume']!);
+        return {
+          n, us, sub,
+          emit(i, live) {
+            if (!live) return;
+            publish(tickerEvent({
+              symbol, last: st.price.format(last![i]!), open: st.price.format(op![i]!), high: st.price.format(hi![i]!), low: st.price.format(lo![i]!),
+              volume: st.qty.format(vol[i]!), quoteVolume: qv[i] === '' ? undefined : qv[i], ts: evMs[i]!, recvTs: recvMs(i),
+            }));
+          },
+        };
+      }
+      case 'index': {
+        const ix = strings(cols['index']!);
+        const edp = strings(cols['edp']!);
+        return {
+          n, us, sub,
+          emit(i, live) {
+            if (live) publish(indexEvent({ symbol, index: ix[i]!, edp: edp[i] === '' ? undefined : edp[i], ts: evMs[i]!, recvTs: recvMs(i) }));
+          },
+        };
+      }
+      case 'funding': {
+        const rate = strings(cols['rate']!);
+        const start = nsMillis(cols['interval_start']!);
+        const end = nsMillis(cols['interval_end']!);
+        return {
+          n, us, sub,
+          emit(i, live) {
+            if (!live) return;
+            publish(fundingEvent({
+              symbol, rate: rate[i]!, intervalStart: start[i]!, intervalEnd: end[i]!, ts: evMs[i]!, recvTs: recvMs(i),
+            }));
+          },
+        };
+      }
+      default: {
+        const never: never = table;
+        throw new Error(`unknown table ${String(never)}`);
+      }
+    }
+  };
+}

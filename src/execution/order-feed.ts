@@ -1,0 +1,260 @@
+/**
+ * The one writer of what strategies see of their orders: the executor's order state (the join of REST
+ * answers, stream reports and reconciliation) and the fills counted once (from the stream at once, from
+ * myTrades when the stream missed one), turned into OrderView changes and OrderFill events.
+ *
+ * Guarantees, per order (checked by test/execution/order-feed.test.ts and the fault tests):
+ * 1. Forward only, each change once: an order the venue accepted shows NEW once, then one change per
+ *    fill (PARTIALLY_FILLED, or the terminal status with the last fill), then at most one terminal
+ *    change; an order that never reached the book shows one REJECTED (or CANCELED when it was
+ *    cancelled before it was sent). Nothing is shown for an order still pending or unknown.
+ * 2. A fill is delivered once, before the order change it causes, and the delivered quantities of an
+ *    order never exceed, and in the end equal, the venue's executed quantity (fill-cover.ts).
+ * 3. A terminal FILLED or CANCELED is shown only once the fills behind the executed quantity were
+ *    delivered, so a strategy reading its position on FILLED sees the fills in it.
+ * Finished orders leave the live index at once and stay readable for `history.maxOrders` orders and
+ * `history.maxAgeMs` ms.
+ */
+import type { Clock } from '../core/clock.ts';
+import { compareDecimal, Decimal } from '../core/fixed.ts';
+import {
+  isFinalStatus, type FillReport, type Instrument, type OrderFill, type OrderOutcome, type OrderUpdateEvent, type OrderView, type OrderViewStatus,
+} from '../model/index.ts';
+import { isTerminal, type LocalOrder } from './order-state.ts';
+import { addCover, uncoveredQty, type Cover } from './reconcile/fill-cover.ts';
+
+/** How long finished orders stay readable. */
+export interface OrderHistoryOptions {
+  /** Most finished orders kept (default 10,000). */
+  readonly maxOrders: number;
+  /** Oldest finished order kept, in ms of the clock (default 1 hour). */
+  readonly maxAgeMs: number;
+}
+
+/** A reader of the feed. */
+export interface FeedListener {
+  /** A fill of one of the bot's orders, delivered once. */
+  fill?(f: OrderFill): void;
+  /** An order changed (see the module's guarantees). */
+  order?(v: OrderView): void;
+}
+
+interface Entry {
+  local: LocalOrder;
+  cover: Cover;
+  filled: Decimal;
+  cumQuote: Decimal;
+  fees: Map<string, Decimal>;
+  /** Trade ids counted, and the sum of this order's myTrades quantities seen so far (its next trade's range starts there). */
+  readonly tradeIds: Set<string>;
+  tradesCum: Decimal;
+  /** Trade ids the portfolio got from the stream already. */
+  readonly streamed: Set<string>;
+  view: OrderView | undefined;
+  finishedAt: number | undefined;
+}
+
+const RANK: Readonly<Record<OrderViewStatus, number>> = { NEW: 0, PARTIALLY_FILLED: 1, FILLED: 2, CANCELED: 2, REJECTED: 2 };
+
+/** The feed; see the module comment. */
+export class OrderFeed {
+  private readonly live = new Map<string, Entry>();
+  private readonly byStrategy = new Map<string, Set<string>>();
+  private readonly finished = new Map<string, Entry>();
+  private readonly byVenueId = new Map<string, string>();
+  private readonly listeners = new Set<FeedListener>();
+  private readonly history: OrderHistoryOptions;
+
+  constructor(private readonly clock: Clock, private readonly instruments: ReadonlyMap<string, Instrument>, history: Partial<OrderHistoryOptions> = {}) {
+    this.history = { maxOrders: 10_000, maxAgeMs: 3_600_000, ...history };
+  }
+
+  /** Subscribes; returns the unsubscribe function. */
+  on(l: FeedListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** Returns an order (working, or finished and still in the history). */
+  get(clientOrderId: string): OrderView | undefined {
+    const e = this.live.get(clientOrderId) ?? this.finished.get(clientOrderId);
+    return e === undefined ? undefined : e.view ?? this.viewOf(e, undefined);
+  }
+
+  /**
+   * Returns a strategy's orders not finished, on one symbol or all: those the venue acknowledged, and
+   * with `pending` also those not answered yet or of unknown outcome (they may be working).
+   */
+  open(strategyId: string, symbol?: string, pending = false): readonly OrderView[] {
+    const out: OrderView[] = [];
+    for (const id of this.byStrategy.get(strategyId) ?? []) {
+      const e = this.live.get(id);
+      if (e === undefined || (symbol !== undefined && e.local.symbol !== symbol)) continue;
+      if (!pending && (e.local.phase === 'PENDING_NEW' || e.local.phase === 'UNKNOWN')) continue;
+      out.push(e.view ?? this.viewOf(e, undefined));
+    }
+    return out;
+  }
+
+  /** Returns how many orders the feed holds: working, and finished kept for lookups. */
+  size(): { live: number; finished: number } {
+    this.expire();
+    return { live: this.live.size, finished: this.finished.size };
+  }
+
+  /** Takes a change of the executor's order state. */
+  onOrder(local: LocalOrder): void {
+    let e = this.live.get(local.clientOrderId);
+    if (e === undefined) {
+      if (this.finished.has(local.clientOrderId)) return;
+      e = {
+        local, cover: [], filled: new Decimal(0), cumQuote: new Decimal(0), fees: new Map(), tradeIds: new Set(), tradesCum: new Decimal(0),
+        streamed: new Set(), view: undefined, finishedAt: undefined,
+      };
+      this.live.set(local.clientOrderId, e);
+      let ids = this.byStrategy.get(local.strategyId);
+      if (ids === undefined) this.byStrategy.set(local.strategyId, (ids = new Set()));
+      ids.add(local.clientOrderId);
+    }
+    e.local = local;
+    if (local.orderId !== undefined) this.byVenueId.set(local.orderId, local.clientOrderId);
+    this.publish(e, undefined);
+  }
+
+  /**
+   * Takes a stream report that carries a fill (lastQty > 0) of an order the executor holds. Returns
+   * the FillReport the portfolio may apply at once (the report carried the venue's trade id and the
+   * fill was not counted before), else undefined.
+   */
+  streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
+    const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
+    if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
+    const hi = new Decimal(r.executedQty);
+    const lo = hi.minus(r.lastQty);
+    const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
+    if (e.tradeIds.has(tradeId)) return undefined;
+    const fill = this.count(e, {
+      tradeId, price: r.lastPrice, fee: r.fee, feeAsset: r.feeAsset ?? '', maker: r.maker, time: r.ts, orderId: r.orderId, source: 'stream',
+    }, lo, hi);
+    if (fill === undefined || r.tradeId === undefined) return undefined;
+    e.streamed.add(r.tradeId);
+    return this.fillReport(e.local, fill);
+  }
+
+  /**
+   * Takes one of the venue's trades from myTrades, each trade id once, in trade-id order per order.
+   * Returns false when the portfolio already holds it (it came on the stream with this trade id), true
+   * when the portfolio should apply it (also for trades of orders the feed does not know).
+   */
+  tradeFill(f: FillReport): boolean {
+    const id = this.byVenueId.get(f.orderId);
+    const e = id === undefined ? undefined : this.live.get(id) ?? this.finished.get(id);
+    if (e === undefined) return true;
+    const lo = e.tradesCum;
+    const hi = lo.plus(f.qty);
+    e.tradesCum = hi;
+    if (e.streamed.has(f.tradeId)) return false;
+    if (!e.tradeIds.has(f.tradeId)) {
+      this.count(e, { tradeId: f.tradeId, price: f.price, fee: f.fee, feeAsset: f.feeAsset, maker: f.maker, time: f.time, orderId: f.orderId, source: 'reconciliation' }, lo, hi);
+    }
+    return true;
+  }
+
+  private count(e: Entry, f: Omit<OrderFill, 'clientOrderId' | 'strategyId' | 'account' | 'symbol' | 'side' | 'qty'>, lo: Decimal, hi: Decimal): OrderFill | undefined {
+    e.tradeIds.add(f.tradeId);
+    const qty = uncoveredQty(e.cover, lo, hi);
+    e.cover = addCover(e.cover, lo, hi);
+    if (qty.lte(0)) return undefined;
+    // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
+    const whole = hi.minus(lo);
+    const fee = qty.eq(whole) ? f.fee : new Decimal(f.fee).mul(qty).div(whole).toFixed();
+    const o = e.local;
+    const fill: OrderFill = {
+      ...f, fee, qty: qty.toFixed(), clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side,
+    };
+    e.filled = e.filled.plus(qty);
+    e.cumQuote = e.cumQuote.plus(qty.mul(f.price));
+    if (f.feeAsset !== '' && compareDecimal(fee, '0') !== 0) e.fees.set(f.feeAsset, (e.fees.get(f.feeAsset) ?? new Decimal(0)).plus(fee));
+    this.publish(e, fill);
+    return fill;
+  }
+
+  private fillReport(o: LocalOrder, f: OrderFill): FillReport {
+    return {
+      account: o.account, symbol: o.symbol, tradeId: f.tradeId, orderId: f.orderId, side: o.side, price: f.price, qty: f.qty, fee: f.fee,
+      feeAsset: f.feeAsset, maker: f.maker, time: f.time,
+    };
+  }
+
+  /** Returns the status to show now, or undefined while nothing is to be shown. */
+  private statusOf(e: Entry): OrderViewStatus | undefined {
+    const o = e.local;
+    const working: OrderViewStatus | undefined = e.filled.gt(0) ? 'PARTIALLY_FILLED' : o.outcome === 'placed' ? 'NEW' : undefined;
+    if (!isTerminal(o.phase)) return working;
+    if (o.phase === 'REJECTED') return e.view === undefined || e.filled.isZero() ? 'REJECTED' : working;
+    // FILLED or CANCELED: only once the fills behind the venue's executed quantity were delivered.
+    return e.filled.gte(o.executedQty) ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
+  }
+
+  private publish(e: Entry, fill: OrderFill | undefined): void {
+    const status = this.statusOf(e);
+    if (status === undefined) {
+      if (fill !== undefined) this.tell((l) => l.fill?.(fill));
+      return;
+    }
+    const prev = e.view;
+    // The first change of an accepted order is NEW, even when the first news of it was a fill or its end.
+    if (prev === undefined && status !== 'NEW' && status !== 'REJECTED' && e.local.outcome !== 'not-placed') {
+      this.emit(e, this.viewOf(e, undefined, 'NEW', true));
+    }
+    if (fill !== undefined) this.tell((l) => l.fill?.(fill));
+    const before = e.view;
+    const moved = before === undefined || RANK[status] > RANK[before.status] || !new Decimal(before.executedQty).eq(e.filled);
+    if (!moved || (before !== undefined && isFinalStatus(before.status))) return;
+    this.emit(e, this.viewOf(e, fill, status));
+  }
+
+  private emit(e: Entry, v: OrderView): void {
+    e.view = v;
+    this.tell((l) => l.order?.(v));
+    if (isFinalStatus(v.status)) this.finish(e);
+  }
+
+  private tell(fn: (l: FeedListener) => void): void {
+    for (const l of this.listeners) fn(l);
+  }
+
+  private finish(e: Entry): void {
+    const id = e.local.clientOrderId;
+    this.live.delete(id);
+    this.byStrategy.get(e.local.strategyId)?.delete(id);
+    e.finishedAt = this.clock.now();
+    this.finished.set(id, e);
+    this.expire();
+  }
+
+  private expire(): void {
+    const oldest = this.clock.now() - this.history.maxAgeMs;
+    for (const [id, e] of this.finished) {
+      if (this.finished.size <= this.history.maxOrders && (e.finishedAt ?? 0) >= oldest) break;
+      this.finished.delete(id);
+      if (e.local.orderId !== undefined && this.byVenueId.get(e.local.orderId) === id) this.byVenueId.delete(e.local.orderId);
+    }
+  }
+
+  private viewOf(e: Entry, fill: OrderFill | undefined, status?: OrderViewStatus, empty = false): OrderView {
+    const o = e.local;
+    const inst = this.instruments.get(o.symbol);
+    const shown = status ?? this.statusOf(e) ?? 'NEW';
+    const filled = empty ? new Decimal(0) : e.filled;
+    const avg = filled.isZero() ? '0' : e.cumQuote.div(filled).toDecimalPlaces(inst?.pricePrecision ?? 8, Decimal.ROUND_HALF_UP).toFixed();
+    const outcome: OrderOutcome = o.outcome ?? (o.phase === 'PENDING_NEW' ? 'pending' : 'placed');
+    return {
+      clientOrderId: o.clientOrderId, orderId: o.orderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type,
+      price: o.price, origQty: o.origQty, status: shown, cancelPending: o.cancelPending && !isTerminal(o.phase), executedQty: filled.toFixed(),
+      cumQuote: empty ? '0' : e.cumQuote.toFixed(), avgPrice: avg,
+      fees: empty ? {} : Object.fromEntries([...e.fees].map(([a, v]) => [a, v.toFixed()])),
+      outcome, reason: o.reason, lastFill: fill, ts: this.clock.now(),
+    };
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Each strategy's own book, kept from its own fills only (the order feed's, once each, in the order
+ * they were delivered): per symbol the net position (spot: base bought less sold and less fees paid in
+ * the base asset, which are charged to realized PnL at the fill price, by this strategy;
+ * contracts: long and short sides), average entry, realized PnL before fees, fees, funding, and
+ * unrealized PnL at the current mark (contracts) or last price (spot). Amounts are exact inside and
+ * rounded at the edge: quantities to the step, prices to the tick, PnL to the instrument's margin
+ * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
+ * other assets at the current price of a pair that links them.
+ */
+import { Decimal } from '../core/fixed.ts';
+import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
+import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
+import { sidePnl } from './portfolio/pnl.ts';
+
+/** Prices the book values positions at. */
+export interface PriceSource {
+  price(symbol: string): { readonly last?: string; readonly mark?: string } | undefined;
+}
+
+interface Book {
+  state: AccountState;
+  readonly fees: Map<string, Decimal>;
+  /** Spot fees paid in the base asset, by symbol. */
+  readonly baseFees: Map<string, Decimal>;
+  fills: number;
+}
+
+const SPOT_PNL_DECIMALS = 8;
+
+/** Returns the asset a symbol's PnL is counted in. */
+export function pnlAsset(inst: Instrument): string {
+  return inst.kind === 'spot' ? inst.quoteAsset : inst.marginToken ?? inst.quoteAsset;
+}
+
+function pnlDecimals(inst: Instrument): number {
+  return inst.kind === 'spot' ? SPOT_PNL_DECIMALS : inst.marginPrecision ?? SPOT_PNL_DECIMALS;
+}
+
+/** The books of every strategy; see the module comment. */
+export class StrategyBooks {
+  private readonly books = new Map<string, Book>();
+
+  constructor(private readonly instruments: ReadonlyMap<string, Instrument>, private readonly prices: PriceSource) {}
+
+  /** Counts one of a strategy's fills (the feed delivers each once). */
+  apply(f: OrderFill): void {
+    const inst = this.instruments.get(f.symbol);
+    if (inst === undefined) return;
+    let b = this.books.get(f.strategyId);
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), baseFees: new Map(), fills: 0 }));
+    const report: FillReport = {
+      account: f.account, symbol: f.symbol, tradeId: f.tradeId, orderId: f.orderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee,
+      feeAsset: f.feeAsset, maker: f.maker, time: f.time,
+    };
+    b.state = foldFills(b.state, [report], this.instruments).state;
+    // A spot fee paid in the base asset leaves less held; the fold charged its value to realized PnL at the fill price and
+    // keeps the average over the quantities traded, so the average does not depend on the order fills arrived in.
+    if (inst.kind === 'spot' && f.feeAsset === inst.baseAsset) b.baseFees.set(f.symbol, (b.baseFees.get(f.symbol) ?? new Decimal(0)).plus(f.fee));
+    b.fees.set(f.symbol, (b.fees.get(f.symbol) ?? new Decimal(0)).plus(feeValue(f, inst)));
+    b.fills += 1;
+  }
+
+  /** Returns a strategy's book of one symbol (flat and zero when it has no fills there). */
+  symbol(strategyId: string, symbol: string): SymbolBook {
+    const inst = this.instruments.get(symbol);
+    if (inst === undefined) throw new RangeError(`unknown symbol ${symbol}`);
+    const b = this.books.get(strategyId);
+    const s = b?.state ?? EMPTY_ACCOUNT;
+    const dp = pnlDecimals(inst);
+    const sides: BookSide[] = [];
+    let net = new Decimal(0);
+    let unrealized: Decimal | undefined = new Decimal(0);
+    const ref = this.refPrice(inst);
+    const addSide = (side: PositionSide, qty: Decimal, avg: string): void => {
+      if (qty.isZero()) return;
+      sides.push({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() });
+      net = side === 'LONG' ? net.plus(qty) : net.minus(qty);
+      unrealized = ref === undefined || unrealized === undefined ? undefined
+        : unrealized.plus(sidePnl(inst.kind, side, qty, new Decimal(avg), new Decimal(ref), new Decimal(inst.multiplier)));
+    };
+    if (inst.kind === 'spot') {
+      const inv = s.inventory[symbol];
+      const q = new Decimal(inv?.qty ?? '0').minus(b?.baseFees.get(symbol) ?? 0);
+      if (inv !== undefined) addSide(q.isNegative() ? 'SHORT' : 'LONG', q.abs(), inv.avgPrice);
+    } else {
+      for (const side of ['LONG', 'SHORT'] as const) {
+        const p = s.positions[positionKey(symbol, side)];
+        if (p !== undefined) addSide(side, new Decimal(p.qty), p.avgPrice);
+      }
+    }
+    const fees = b?.fees.get(symbol) ?? new Decimal(0);
+    const realized = new Decimal(s.realized[symbol] ?? '0');
+    const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
+    const u = unrealized as Decimal | undefined;
+    return {
+      symbol, net: net.toFixed(), sides, asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0',
+      realized: round(realized), unrealized: u === undefined ? undefined : round(u),
+    };
+  }
+
+  /** Returns a strategy's PnL over `symbols` in `asset` (default: the PnL asset of its first symbol). */
+  pnl(strategyId: string, symbols: readonly string[], asset?: string): BookPnl {
+    const first = symbols[0] === undefined ? undefined : this.instruments.get(symbols[0]);
+    const into = asset ?? (first === undefined ? 'USDT' : pnlAsset(first));
+    const sum = { realizedGross: new Decimal(0), fees: new Decimal(0), realized: new Decimal(0), unrealized: new Decimal(0) };
+    const unconverted = new Set<string>();
+    for (const symbol of symbols) {
+      const sb = this.symbol(strategyId, symbol);
+      const rate = this.rate(sb.asset, into);
+      if (rate === undefined) {
+        unconverted.add(sb.asset);
+        continue;
+      }
+      sum.realizedGross = sum.realizedGross.plus(new Decimal(sb.realizedGross).mul(rate));
+      sum.fees = sum.fees.plus(new Decimal(sb.fees).mul(rate));
+      sum.realized = sum.realized.plus(new Decimal(sb.realized).mul(rate));
+      if (sb.unrealized !== undefined) sum.unrealized = sum.unrealized.plus(new Decimal(sb.unrealized).mul(rate));
+    }
+    const r = (d: Decimal): string => d.toDecimalPlaces(SPOT_PNL_DECIMALS, Decimal.ROUND_HALF_UP).toFixed();
+    return {
+      asset: into, realizedGross: r(sum.realizedGross), fees: r(sum.fees), funding: '0', realized: r(sum.realized), unrealized: r(sum.unrealized),
+      net: r(sum.realized.plus(sum.unrealized)), unconverted: [...unconverted].sort(),
+    };
+  }
+
+  /** Returns how many fills a strategy's book holds. */
+  fills(strategyId: string): number {
+    return this.books.get(strategyId)?.fills ?? 0;
+  }
+
+  private refPrice(inst: Instrument): string | undefined {
+    const p = this.prices.price(inst.symbol);
+    return inst.kind === 'spot' ? p?.last : p?.mark ?? p?.last;
+  }
+
+  /** Returns how many `to` one `from` is worth now, from a pair whose base and quote are the two assets. */
+  private rate(from: string, to: string): Decimal | undefined {
+    if (from === to) return new Decimal(1);
+    for (const inst of this.instruments.values()) {
+      const ref = this.refPrice(inst);
+      if (ref === undefined || new Decimal(ref).isZero()) continue;
+      const base = inst.baseAsset;
+      const quote = inst.quoteAsset;
+      if (base === from && quote === to) return new Decimal(ref);
+      if (base === to && quote === from) return new Decimal(1).div(ref);
+    }
+    return undefined;
+  }
+}
+
+/** Returns a fill's fee valued in its symbol's PnL asset (a fee in the base asset at the fill price; another asset counts 0 here). */
+function feeValue(f: OrderFill, inst: Instrument): Decimal {
+  const fee = new Decimal(f.fee);
+  if (fee.isZero()) return fee;
+  if (inst.kind !== 'spot') return fee;
+  if (f.feeAsset === inst.quoteAsset) return fee;
+  if (f.feeAsset === inst.baseAsset) return fee.mul(f.price);
+  return new Decimal(0);
+}

@@ -1,0 +1,94 @@
+// Metrics against values computed by hand on a small equity series (docs/backtest.md defines each).
+import { describe, expect, it } from 'vitest';
+import { computeMetrics, dailyReturns, type EquityPoint } from '../../src/backtest/metrics.ts';
+import { RoundTrips, tradeStats } from '../../src/backtest/trades.ts';
+
+const DAY = 86_400_000;
+const D0 = Date.UTC(2024, 0, 1);
+const noon = (d: number): number => D0 + d * DAY + DAY / 2;
+
+// Closes by UTC day: 100, 110, 99, (no data: 99), 108.9.
+const SERIES: EquityPoint[] = [
+  { time: noon(0), equity: '100' },
+  { time: noon(1) - 3_600_000, equity: '104' },
+  { time: noon(1), equity: '110' },
+  { time: noon(2), equity: '99' },
+  { time: noon(4), equity: '108.9' },
+];
+
+function metrics(over: Partial<Parameters<typeof computeMetrics>[0]> = {}) {
+  return computeMetrics({ equity: SERIES, fills: [], trades: tradeStats([]), positions: [], fundingPaid: '0', fundingReceived: '0', orders: 0, cancels: 0, ...over });
+}
+
+describe('metrics', () => {
+  it('daily UTC returns count days without data as zero', () => {
+    expect(dailyReturns(SERIES)).toEqual([0, 0.1, -0.1, 0, 0.1]);
+  });
+
+  it('Sharpe, Sortino, drawdown and Calmar equal the hand computation', () => {
+    const m = metrics();
+    // Returns r = [0, .1, −.1, 0, .1]: mean .02; sample variance (.0004 + .0064 + .0144 + .0004 + .0064) / 4 = .007.
+    // Sharpe = .02 / √.007 × √365 = 4.56696…
+    expect(m.sharpe).toBeCloseTo(4.566962, 5);
+    // Downside deviation √(.01 / 5) = .0447214; Sortino = .02 / .0447214 × √365 = 8.54400…
+    expect(m.sortino).toBeCloseTo(8.544004, 5);
+    // Peak 110 → trough 99: 10 %, 11; from the peak (day 1 noon) not recovered by the end (day 4 noon): 3 days.
+    expect(m.maxDrawdown).toBeCloseTo(0.1, 12);
+    expect(m.maxDrawdownAmount).toBe('11');
+    expect(m.maxDrawdownDurationMs).toBe(3 * DAY);
+    // CAGR over 4 days: 1.089^(365/4) − 1 = 2391.18…; Calmar = CAGR / 0.1.
+    expect(m.cagr).toBeCloseTo(2391.180951, 3);
+    expect(m.calmar).toBeCloseTo(23911.80951, 2);
+    expect(m.netPnl).toBe('8.9');
+    expect(m.return).toBeCloseTo(0.089, 12);
+    expect(m.days).toBe(5);
+  });
+
+  it('a drawdown that recovers lasts from its peak to the recovery', () => {
+    const m = metrics({ equity: [...SERIES, { time: noon(5), equity: '111' }] });
+    expect(m.maxDrawdownDurationMs).toBe(4 * DAY);
+  });
+
+  it('trade statistics, fees, funding, shares and exposure', () => {
+    const m = metrics({
+      trades: tradeStats(['3', '-1', '2', '-2']),
+      fills: [
+        { qty: '1', notional: '100', fee: '0.02', isMaker: true },
+        { qty: '3', notional: '-300', fee: '0.225', isMaker: false },
+      ],
+      positions: [{ time: noon(1), position: '1' }, { time: noon(3), position: '0' }],
+      fundingPaid: '0.5',
+      fundingReceived: '0.25',
+      orders: 7,
+      cancels: 3,
+    });
+    expect(m.winRate).toBe(0.5);
+    expect(m.profitFactor).toBeCloseTo(5 / 3, 12);
+    expect(m.expectancy).toBe('0.5');
+    expect(m.fees).toBe('0.245');
+    expect(m.tradedNotional).toBe('400');
+    expect(m.turnover).toBe(4);
+    expect(m.makerShare).toBe(0.25);
+    expect(m.takerShare).toBe(0.75);
+    // Open from day 1 noon to day 3 noon of a run from day 0 noon to day 4 noon: half.
+    expect(m.exposure).toBe(0.5);
+    expect([m.fundingPaid, m.fundingReceived, m.orders, m.cancels]).toEqual(['0.5', '0.25', 7, 3]);
+  });
+
+  it('round trips run flat to flat, a fill through zero closes one and opens the next', () => {
+    const t = new RoundTrips();
+    t.realize('-0.1'); // open fee
+    t.positionAfter('2');
+    t.realize('5');
+    t.positionAfter('1');
+    t.realize('-1.4');
+    t.positionAfter('0'); // trip 1: −0.1 + 5 − 1.4 = 3.5
+    t.realize('-2');
+    t.positionAfter('-1');
+    t.realize('-0.5');
+    t.positionAfter('1'); // through zero: trip 2 = −2.5, trip 3 opens
+    t.realize('1');
+    t.positionAfter('0'); // trip 3 = 1
+    expect(t.stats()).toEqual({ count: 3, wins: 2, losses: 1, grossWin: '4.5', grossLoss: '-2.5' });
+  });
+});

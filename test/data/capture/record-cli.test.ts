@@ -1,0 +1,68 @@
+// `bhtrade record`'s command line: flags and a config file make one checked plan; a bad flag or key exits 2 naming it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_VENUE_CONFIG, planRecord } from '../../../src/cli/record-config.ts';
+import { loadVenueConfig } from '../../../src/sim/server/config.ts';
+import { ROOT } from '../../app/scenario.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'bhtrade-record-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('bhtrade record arguments', () => {
+  it('plans from flags alone: the embedded venue from the package config, defaults for the rest', () => {
+    const p = planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT, ETHUSDT', '--out', join(tmp, 'o'), '--duration', '90s']);
+    expect(p).toMatchObject({ venueConfig: PACKAGE_VENUE_CONFIG, out: join(tmp, 'o'), durationMs: 90_000 });
+    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT', 'ETHUSDT'], topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true });
+    expect(planRecord(['--venue', 'https://api.example.com', '--symbols', 'X']).config.venue).toEqual({ rest: 'https://api.example.com', ws: 'wss://api.example.com' });
+  });
+
+  it('reads a config file, relative paths from its folder, flags overriding it', () => {
+    const f = join(tmp, 'rec.yaml');
+    writeFileSync(f, 'venue: embedded\nembedded: { config: ../venue.yaml, seed: 3 }\nsymbols: [BTCUSDT]\ntopics: [diffDepth, trade, kline_1m]\nout: data/raw\nrotateBytes: 100000\n');
+    const p = planRecord([f, '--symbols', 'ETHUSDT']);
+    expect(p).toMatchObject({ venueConfig: join(tmp, '../venue.yaml'), out: join(tmp, 'data/raw') });
+    expect(p.config).toMatchObject({ symbols: ['ETHUSDT'], topics: ['diffDepth', 'trade', 'kline_1m'], rotateBytes: 100_000, embedded: { seed: 3 } });
+  });
+
+  it('reads a run config too: its venue, its strategies\' symbols, its record: section', () => {
+    const p = planRecord([join(ROOT, 'config/default.yaml')]);
+    expect(p).toMatchObject({ venueConfig: join(ROOT, 'config/venue.yaml'), out: join(ROOT, 'config/recordings') });
+    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade'] });
+    const f = join(tmp, 'run.yaml');
+    writeFileSync(f, `venue: embedded\nstrategies:\n  - { id: a, use: x.ts, symbols: [BTCUSDT] }\nrecord: { out: rec, symbols: [ETHUSDT], topics: [trade] }\n`);
+    expect(planRecord([f])).toMatchObject({ out: join(tmp, 'rec'), config: { symbols: ['ETHUSDT'], topics: ['trade'] } });
+    writeFileSync(f, `venue: embedded\nstrategies:\n  - { id: a, use: x.ts, symbols: [BTCUSDT] }\nrecord: { outt: rec }\n`);
+    expect(() => planRecord([f])).toThrow(`${f}: record.outt: unknown key`);
+  });
+
+  it('records every symbol of the embedded venue when no symbols are given', () => {
+    const vc = loadVenueConfig(PACKAGE_VENUE_CONFIG);
+    const all = [...vc.instruments.spot, ...vc.instruments.contracts].map((i) => i.symbol);
+    expect(all.length).toBeGreaterThan(1);
+    expect(planRecord(['--venue', 'embedded']).config.symbols).toEqual(all);
+  });
+
+  it.each([
+    [['--venue', 'http://127.0.0.1:1'], /no symbols: give CONFIG or --symbols A,B/],
+    [['--symbols', 'X'], /no venue/],
+    [['--venue', 'embedded', '--symbols', 'X', '--topics', 'depths'], /topics\[0\]: must be one of trade/],
+    [['--venue', 'ftp://x', '--symbols', 'X'], /venue/],
+    [['--venue', 'embedded', '--symbols', 'X', '--duration', '5 minutes'], /--duration must be a duration/],
+    [['--venue', 'embedded', '--symbols', 'X', '--rotate-bytes', '100'], /rotateBytes: .*4096/],
+    [['--venue', 'embedded', '--symbols', 'X', '--outdir', 'x'], /unknown option --outdir/],
+  ])('refuses %j', (args, message) => {
+    expect(() => planRecord(args)).toThrow(message);
+  });
+
+  it('exits 2 with the message and usage on a bad key in the file', () => {
+    const f = join(tmp, 'bad.yaml');
+    writeFileSync(f, 'venue: embedded\nsymbols: [BTCUSDT]\nrotate: 5\n');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'record', f], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${f}: rotate: unknown key`);
+    expect(r.stderr).toContain('Usage: npx bhtrade record');
+  });
+});

@@ -74,8 +74,9 @@ function generate(dir: string, events: number): number {
 }
 
 /** Returns events/s of decoding the replayed columns alone (the same row groups and columns, into numbers, no events). */
-async function decodeOnly(dir: string): Promise<{ rate: number; rows: number }> {
+async function decodeOnly(dir: string): Promise<{ rate: number; cpuRate: number; rows: number }> {
   const index = readCatalog(dir);
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   let rows = 0;
   let sink = 0;
@@ -96,8 +97,15 @@ async function decodeOnly(dir: string): Promise<{ rate: number; rows: number }> 
     }
   }
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = cpuSeconds(c0);
   if (sink === 0.5) console.log('unreachable');
-  return { rate: rows / s, rows };
+  return { rate: rows / s, cpuRate: rows / cpu, rows };
+}
+
+/** Returns the process's CPU seconds since `from`: on a machine shared with other work, a steadier figure than wall time. */
+function cpuSeconds(from: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
 }
 
 function fmt(x: number): string {
@@ -123,6 +131,7 @@ export async function run(): Promise<void> {
     });
     let maxRss = process.memoryUsage().rss;
     let nextCheck = 0;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const stats = await replay({
       catalog: dir,
@@ -135,10 +144,12 @@ export async function run(): Promise<void> {
       },
     });
     const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = cpuSeconds(c0);
     const events = stats.levels + stats.trades;
     const rate = events / s;
     console.log(`replay: ${fmt(events)} events (${fmt(stats.levels)} level changes, ${fmt(stats.trades)} trades; subscriber saw ${fmt(received)}) in ${s.toFixed(1)} s, book gaps ${stats.bookGaps}, peak RSS ${(maxRss / 1e6).toFixed(0)} MB`);
     bus.close();
+    console.log(`replay: per CPU second ${fmt(events / cpu)} events/s vs decode-only ${fmt(decode.cpuRate)} events/s, ratio ${(events / cpu / decode.cpuRate).toFixed(2)}`);
     console.log(`bench replay: ${fmt(rate)} events/s vs decode-only ${fmt(decode.rate)} events/s, ratio ${(rate / decode.rate).toFixed(2)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

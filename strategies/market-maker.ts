@@ -1,6 +1,6 @@
 // market-maker: quotes one bid and one ask around the others' mid of a spot book, at least the venue's maker fee from the mid on each side, skewed against its own position so it leans back toward its target.
-import { Decimal, defineStrategy, fromTicks, z, type DepthSnapshotEvent } from 'bhtrade';
-import { feeHalfSpreadTicks, needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets, type Quote } from './market-maker/quotes.ts';
+import { Decimal, defineStrategy, fromTicks, toTicks, z, type DepthSnapshotEvent } from 'bhtrade';
+import { feeHalfSpreadTicks, needsQuote, OrderBudget, othersBest, ownByTicks, pctTicks, skewTicks, targets, type Near, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
 const SIDES = ['BUY', 'SELL'] as const;
@@ -29,6 +29,8 @@ export default defineStrategy({
       postOnly: z.boolean().default(true),
       /** How long a quote we moved or lost may still show in the book we read (depth pushes lag): it is left out of the others' prices that long. */
       bookLagMs: z.number().int().min(0).default(1_000),
+      /** Book levels further than this percent from the last trade are not the market (a stray or fat-finger order) and are not quoted against. */
+      maxLevelDistancePct: decimal.default('2'),
       /** Orders (places and replaces) the maker allows itself; keep it at most the risk gate's `orderRate` for this strategy. */
       orderRate: z.strictObject({
         perSecond: z.number().int().min(1).default(5),
@@ -43,6 +45,8 @@ export default defineStrategy({
     const inst = ctx.instrument(symbol);
     const budget = new OrderBudget(p.orderRate.perSecond, p.orderRate.perMinute);
     let book: DepthSnapshotEvent | undefined;
+    // The last trade's price in ticks: the reference that tells the market from a stray order.
+    let last: number | undefined;
     const quotes: Record<'BUY' | 'SELL', Quote | undefined> = { BUY: undefined, SELL: undefined };
     // Quotes we replaced or lost, until the book can no longer show them: read as others' orders, they would pull the mid back to them.
     let ghosts: { ticks: number; until: number }[] = [];
@@ -62,8 +66,9 @@ export default defineStrategy({
       const own = ownByTicks(inst, open);
       for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? new Decimal(0)).plus(p.quantity));
       const skew = skewTicks(ctx.portfolio.book(symbol).net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
-      const bid = othersBest(inst, book.bids, own);
-      const ask = othersBest(inst, book.asks, own);
+      const near: Near | undefined = last === undefined ? undefined : { ticks: last, maxTicks: pctTicks(last, p.maxLevelDistancePct) };
+      const bid = othersBest(inst, book.bids, own, near);
+      const ask = othersBest(inst, book.asks, own, near);
       // Each side at least the maker fee from the mid: a round trip of two maker fills then earns at least its fees.
       const spread = Math.max(p.spreadTicks, 2 * feeHalfSpreadTicks(bid ?? ask, ctx.fees(symbol)?.maker ?? '0'));
       const want = targets(bid, ask, spread, skew);
@@ -92,6 +97,9 @@ export default defineStrategy({
       },
       onDepthSnapshot(ev) {
         book = ev;
+      },
+      onTrade(ev) {
+        last = toTicks(inst, ev.price);
       },
       onOrder(ev) {
         for (const side of SIDES) {

@@ -51,5 +51,5 @@ export async function startEmbeddedVenue(
   const seed = opts.seed ?? config.server.seed;
   // The venue runs its own market agents (config `agents`), so paper trading has books that move.
   const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed });
-  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret }, fees: config.fees };
+  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret }, fees: { ...config.fees, spot: account.spotFees ?? config.fees.spot } };
 }

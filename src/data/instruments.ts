@@ -68,20 +68,20 @@ export class StepFormatter {
   }
 }
 
+/** "0.", "0.0", "0.00"...: the start of a value below one step of ten, by the zeros after the point. */
+const ZERO_POINT = Array.from({ length: 24 }, (_, k) => `0.${'0'.repeat(k)}`);
+
 function insertPoint(v: number, scale: number): string {
   if (scale === 0) return String(v);
   const neg = v < 0;
-  const abs = neg ? -v : v;
-  const p = 10 ** scale;
-  const int = Math.floor(abs / p);
-  let frac = abs - int * p;
-  if (frac === 0) return neg && int !== 0 ? `-${int}` : String(int);
-  // Integer arithmetic on a safe integer: the digits are exact, and trailing zeros go without a regex.
-  let digits = scale;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits -= 1;
-  }
-  const body = `${int}.${String(frac).padStart(digits, '0')}`;
-  return neg ? `-${body}` : body;
+  // One integer-to-text conversion of a safe integer (exact digits); the point goes in by slicing, trailing zeros go by scanning back.
+  const digits = String(neg ? -v : v);
+  const point = digits.length - scale;
+  let end = digits.length;
+  const stop = point > 0 ? point : 0;
+  while (end > stop && digits.charCodeAt(end - 1) === 48) end -= 1;
+  let body: string;
+  if (point > 0) body = end === point ? digits.slice(0, point) : digits.slice(0, point) + '.' + digits.slice(point, end);
+  else body = end === 0 ? '0' : (ZERO_POINT[-point] ?? `0.${'0'.repeat(-point)}`) + digits.slice(0, end);
+  return neg && body !== '0' ? `-${body}` : body;
 }

@@ -21,6 +21,8 @@ import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from '
 // position in the file. Memory: one decoded row group per (table, symbol) at a time, never a whole file.
 // Books: each symbol's depth rows go through the live client's LocalBook, which publishes the
 // depthSnapshot and depthUpdate events a live subscriber gets; a gap flag invalidates it as a lost diff would live.
+// Speed: the book is handed each level's price in ticks beside its text (no parsing back), rows are
+// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches.
 
 export interface ReplayOptions {
   /** The catalog folder. */
@@ -61,8 +63,18 @@ interface Group {
   readonly n: number;
   readonly us: Float64Array;
   readonly sub: Uint16Array;
-  /** Publishes row i (a book row may only add to its message until the message's last row). */
-  emit(i: number, live: boolean): void;
+  /**
+   * Publishes rows [from, to), all inside the replay's range (live) or all before it (only into the book's state);
+   * a book row may only add to its message until the message's last row. A loop per run of rows, not a call per row.
+   */
+  emit(from: number, to: number, live: boolean): void;
+}
+
+/** Returns a Group's emit that publishes row by row (for the tables with few rows). */
+function rowByRow(row: (i: number, live: boolean) => void): Group['emit'] {
+  return (from, to, live) => {
+    for (let i = from; i < to; i++) row(i, live);
+  };
 }
 
 const COLUMNS_READ: Readonly<Record<TableName, readonly string[]>> = {
@@ -86,6 +98,8 @@ interface RowTimes {
   exchangeUs: number;
 }
 
+const REMOVAL_SLOTS = 1 << 12;
+
 /** The per-symbol state a replay keeps: formatters, the local book, the kline tracker. */
 class SymbolState {
   readonly price: StepFormatter;
@@ -93,6 +107,11 @@ class SymbolState {
   readonly book: LocalBook;
   bids: Level[] = [];
   asks: Level[] = [];
+  /** The prices of `bids` and `asks` in ticks, handed to the book so it never parses them back from text. */
+  readonly ticks = { bids: [] as number[], asks: [] as number[] };
+  /** Removal levels ([price, "0"]) of recent prices in ticks, a slot per price modulo the size: a level is immutable, so events share them. */
+  private readonly removalTicks = new Float64Array(REMOVAL_SLOTS).fill(NaN);
+  private readonly removals: Level[] = new Array<Level>(REMOVAL_SLOTS);
   /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
   shown = false;
   muted = false;
@@ -116,6 +135,17 @@ class SymbolState {
         stats.bookGaps += 1;
       },
     });
+  }
+
+  /** Returns the level of `ticks` with `lots` (one shared tuple per price for a removal). */
+  level(ticks: number, lots: number): Level {
+    if (lots !== 0) return [this.price.format(ticks), this.qty.format(lots)];
+    const slot = ticks & (REMOVAL_SLOTS - 1);
+    if (this.removalTicks[slot] === ticks) return this.removals[slot]!;
+    const l: Level = [this.price.format(ticks), this.qty.format(0)];
+    this.removalTicks[slot] = ticks;
+    this.removals[slot] = l;
+    return l;
   }
 }
 
@@ -234,17 +264,32 @@ async function run(c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: 
   for (;;) {
     const g = c.group!;
     const { us, sub, n } = g;
-    let i = c.i;
+    // Rows go to emit in runs of the same liveness (inside the range or before it).
+    let start = c.i;
+    let live = start < n && (us[start]! > fromUs || (us[start] === fromUs && sub[start]! >= fromSub));
+    let i = start;
+    let end: 'done' | 'paused' | undefined;
     for (; i < n; i++) {
       const u = us[i]!;
-      if (u > toUs || (u === toUs && sub[i]! >= toSub)) return true;
-      if (u > lUs || (u === lUs && (sub[i]! > lSub || (sub[i] === lSub && !before)))) {
-        c.i = i;
-        return false;
+      if (u > toUs || (u === toUs && sub[i]! >= toSub)) {
+        end = 'done';
+        break;
       }
-      g.emit(i, u > fromUs || (u === fromUs && sub[i]! >= fromSub));
+      if (u > lUs || (u === lUs && (sub[i]! > lSub || (sub[i] === lSub && !before)))) {
+        end = 'paused';
+        break;
+      }
+      const rowLive = u > fromUs || (u === fromUs && sub[i]! >= fromSub);
+      if (rowLive !== live) {
+        g.emit(start, i, live);
+        start = i;
+        live = rowLive;
+      }
     }
-    c.i = n;
+    if (i > start) g.emit(start, i, live);
+    c.i = i;
+    if (end === 'done') return true;
+    if (end === 'paused') return false;
     if (!(await c.next())) return true;
   }
 }
@@ -285,42 +330,60 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const seqRaw = cols['sequence']!;
         const seq = int64Numbers(seqRaw);
         const suffix = meta[VERSION_SUFFIX_KEY] ?? '';
+        const ticks = st.ticks;
+        const message = (i: number, live: boolean): void => {
+          const f = flags[i]!;
+          const seqText = idText(seq, seqRaw, i);
+          const version = suffix === '' ? seqText : `${seqText}_${suffix}`;
+          const bids = st.bids;
+          const asks = st.asks;
+          st.bids = [];
+          st.asks = [];
+          st.muted = !live;
+          if (live && !st.shown) {
+            st.shown = true;
+            // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
+            if ((f & BOOK_FLAG.SNAPSHOT) === 0 && st.book.state === 'synced') {
+              publish(depthSnapshotEvent({
+                symbol, version: st.book.version ?? version, bids: st.book.bids(), asks: st.book.asks(), ts: evMs[i]!, recvTs: recvMs(i),
+              }));
+            }
+          }
+          if (st.gapped) {
+            st.gapped = false;
+            stats.recordedGaps += 1;
+            st.book.invalidate('a gap in the recording');
+          }
+          const keys = st.ticks;
+          if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i), keys);
+          else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i), keys);
+          else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i), keys);
+          keys.bids.length = 0;
+          keys.asks.length = 0;
+        };
         return {
           n, us, sub,
-          emit(i, live) {
-            const s = side[i]!;
-            if (s !== SIDE.NONE) {
-              const level: Level = [st.price.format(price[i]!), st.qty.format(qty[i]!)];
-              (s === SIDE.BID ? st.bids : st.asks).push(level);
-              stats.levels += 1;
-            }
-            const f = flags[i]!;
-            if ((f & BOOK_FLAG.GAP) !== 0) st.gapped = true;
-            if ((f & BOOK_FLAG.LAST) === 0) return;
-            const seqText = idText(seq, seqRaw, i);
-            const version = suffix === '' ? seqText : `${seqText}_${suffix}`;
-            const bids = st.bids;
-            const asks = st.asks;
-            st.bids = [];
-            st.asks = [];
-            st.muted = !live;
-            if (live && !st.shown) {
-              st.shown = true;
-              // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
-              if ((f & BOOK_FLAG.SNAPSHOT) === 0 && st.book.state === 'synced') {
-                publish(depthSnapshotEvent({
-                  symbol, version: st.book.version ?? version, bids: st.book.bids(), asks: st.book.asks(), ts: evMs[i]!, recvTs: recvMs(i),
-                }));
+          emit(from, to, live) {
+            let levels = 0;
+            for (let i = from; i < to; i++) {
+              const s = side[i]!;
+              if (s !== SIDE.NONE) {
+                const p = price[i]!;
+                const level = st.level(p, qty[i]!);
+                if (s === SIDE.BID) {
+                  st.bids.push(level);
+                  ticks.bids.push(p);
+                } else {
+                  st.asks.push(level);
+                  ticks.asks.push(p);
+                }
+                levels += 1;
               }
+              const f = flags[i]!;
+              if ((f & BOOK_FLAG.GAP) !== 0) st.gapped = true;
+              if ((f & BOOK_FLAG.LAST) !== 0) message(i, live);
             }
-            if (st.gapped) {
-              st.gapped = false;
-              stats.recordedGaps += 1;
-              st.book.invalidate('a gap in the recording');
-            }
-            if ((f & BOOK_FLAG.REST) !== 0) st.book.applySnapshot({ time: evMs[i]!, bids, asks }, recvMs(i));
-            else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) st.book.applySnapshot({ version, time: evMs[i]!, bids, asks }, recvMs(i));
-            else st.book.applyDiff({ time: evMs[i]!, version, bids, asks }, recvMs(i));
+            stats.levels += levels;
           },
         };
       }
@@ -332,14 +395,14 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const id = int64Numbers(idRaw);
         return {
           n, us, sub,
-          emit(i, live) {
+          emit: rowByRow((i, live) => {
             if (!live) return;
             stats.trades += 1;
             publish(tradeEvent({
               symbol, tradeId: idText(id, idRaw, i), price: st.price.format(price[i]!), qty: st.qty.format(qty[i]!),
               takerSide: aggr[i] === AGGRESSOR.BUY ? 'BUY' : 'SELL', ts: evMs[i]!, recvTs: recvMs(i),
             }));
-          },
+          }),
         };
       }
       case 'klines': {
@@ -350,7 +413,7 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const flags = int32s(cols['flags']!);
         return {
           n, us, sub,
-          emit(i, live) {
+          emit: rowByRow((i, live) => {
             if (!live) return;
             const candle = {
               openTime: openMs[i]!, open: st.price.format(op![i]!), high: st.price.format(hi![i]!), low: st.price.format(lo![i]!),
@@ -358,7 +421,7 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
             };
             if ((flags[i]! & KLINE_FLAG.CLOSED) !== 0) publish(klineEvent({ symbol, interval: interval[i]!, ...candle, closed: true, ts: evMs[i]!, recvTs: recvMs(i) }));
             else klines.update(symbol, interval[i]!, candle, evMs[i]!, recvMs(i));
-          },
+          }),
         };
       }
       case 'tickers': {
@@ -367,13 +430,13 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const qv = strings(cols['quote_volume']!);
         return {
           n, us, sub,
-          emit(i, live) {
+          emit: rowByRow((i, live) => {
             if (!live) return;
             publish(tickerEvent({
               symbol, last: st.price.format(last![i]!), open: st.price.format(op![i]!), high: st.price.format(hi![i]!), low: st.price.format(lo![i]!),
               volume: st.qty.format(vol[i]!), quoteVolume: qv[i] === '' ? undefined : qv[i], ts: evMs[i]!, recvTs: recvMs(i),
             }));
-          },
+          }),
         };
       }
       case 'index': {
@@ -381,9 +444,9 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const edp = strings(cols['edp']!);
         return {
           n, us, sub,
-          emit(i, live) {
+          emit: rowByRow((i, live) => {
             if (live) publish(indexEvent({ symbol, index: ix[i]!, edp: edp[i] === '' ? undefined : edp[i], ts: evMs[i]!, recvTs: recvMs(i) }));
-          },
+          }),
         };
       }
       case 'funding': {
@@ -392,12 +455,12 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         const end = nsMillis(cols['interval_end']!);
         return {
           n, us, sub,
-          emit(i, live) {
+          emit: rowByRow((i, live) => {
             if (!live) return;
             publish(fundingEvent({
               symbol, rate: rate[i]!, intervalStart: start[i]!, intervalEnd: end[i]!, ts: evMs[i]!, recvTs: recvMs(i),
             }));
-          },
+          }),
         };
       }
       default: {

@@ -50,6 +50,16 @@ export interface LocalBookOptions {
   readonly log?: Logger;
 }
 
+/**
+ * The integer prices of a message's levels in units of the book's tick, index for index with its bids and asks:
+ * a caller that already holds prices in ticks (a replay) passes them so the book need not parse the text.
+ * The book reads them during the call only (it copies those of a diff it buffers), so a caller may reuse its arrays.
+ */
+export interface LevelKeys {
+  readonly bids: ArrayLike<number>;
+  readonly asks: ArrayLike<number>;
+}
+
 /** What the book counted. */
 export interface BookStats {
   readonly snapshots: number;
@@ -59,19 +69,62 @@ export interface BookStats {
   readonly buffered: number;
 }
 
-type Side = Map<number, Level>;
+/** One side's levels by integer price, with its best price kept as levels change (rescanned only after the best is removed). */
+class Side {
+  readonly levels = new Map<number, Level>();
+  private top: number | undefined;
+  private stale = false;
+
+  /** dir 1: asks (lowest best); -1: bids (highest best). */
+  constructor(readonly dir: 1 | -1) {}
+
+  get(k: number): Level | undefined {
+    return this.levels.get(k);
+  }
+
+  set(k: number, l: Level): void {
+    this.levels.set(k, l);
+    if (!this.stale && (this.top === undefined || (this.dir > 0 ? k < this.top : k > this.top))) this.top = k;
+  }
+
+  delete(k: number): void {
+    if (this.levels.delete(k) && k === this.top) this.stale = true;
+  }
+
+  clear(): void {
+    this.levels.clear();
+    this.top = undefined;
+    this.stale = false;
+  }
+
+  /** Returns the best price, undefined when the side is empty. */
+  best(): number | undefined {
+    if (this.stale) {
+      this.stale = false;
+      this.top = undefined;
+      for (const k of this.levels.keys()) if (this.top === undefined || (this.dir > 0 ? k < this.top : k > this.top)) this.top = k;
+    }
+    return this.top;
+  }
+}
 
 /** Returns -1, 0 or 1 comparing two venue versions such as "112801745_18" part by part as integers. */
 export function compareVersions(a: string, b: string): -1 | 0 | 1 {
-  const pa = a.split('_');
-  const pb = b.split('_');
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? '';
-    const y = pb[i] ?? '';
+  if (a === b) return 0;
+  // Parts are read in place (no split): one comparison per diff on the replay's hot path.
+  let ia = 0;
+  let ib = 0;
+  while (ia <= a.length || ib <= b.length) {
+    const ea = ia <= a.length ? partEnd(a, ia) : ia;
+    const eb = ib <= b.length ? partEnd(b, ib) : ib;
+    const x = ia <= a.length ? a.slice(ia, ea) : '';
+    const y = ib <= b.length ? b.slice(ib, eb) : '';
+    ia = ea + 1;
+    ib = eb + 1;
     if (x === y) continue;
-    if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
-      const nx = x.replace(/^0+(?=\d)/, '');
-      const ny = y.replace(/^0+(?=\d)/, '');
+    if (isDigits(x) && isDigits(y)) {
+      const nx = stripZeros(x);
+      const ny = stripZeros(y);
       if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
       if (nx !== ny) return nx < ny ? -1 : 1;
       continue;
@@ -83,23 +136,50 @@ export function compareVersions(a: string, b: string): -1 | 0 | 1 {
 
 /** Returns true when `next` is the version right after `prev`: first part one more, the other parts equal. */
 export function follows(next: string, prev: string): boolean {
-  const [n, ...nr] = next.split('_');
-  const [p, ...pr] = prev.split('_');
-  if (nr.join('_') !== pr.join('_') || !/^\d+$/.test(n ?? '') || !/^\d+$/.test(p ?? '')) return false;
-  return BigInt(n!) === BigInt(p!) + 1n;
+  const ne = partEnd(next, 0);
+  const pe = partEnd(prev, 0);
+  if (next.slice(ne + 1) !== prev.slice(pe + 1)) return false;
+  const n = next.slice(0, ne);
+  const p = prev.slice(0, pe);
+  if (!isDigits(n) || !isDigits(p)) return false;
+  // Below 10^15 a number holds the value exactly; longer ones go through bigint.
+  if (n.length < 16 && p.length < 16) return Number(n) === Number(p) + 1;
+  return BigInt(n) === BigInt(p) + 1n;
+}
+
+/** Returns the index of the "_" ending the part that starts at `from`, or the string's length. */
+function partEnd(s: string, from: number): number {
+  const i = s.indexOf('_', from);
+  return i < 0 ? s.length : i;
+}
+
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Drops leading zeros, keeping the last digit. */
+function stripZeros(s: string): string {
+  let k = 0;
+  while (k < s.length - 1 && s.charCodeAt(k) === 48) k += 1;
+  return k === 0 ? s : s.slice(k);
 }
 
 /** A book for one symbol; read it with bids()/asks(), or follow its depthSnapshot/depthUpdate events. */
 export class LocalBook {
   readonly symbol: string;
   private st: BookState = 'empty';
-  private readonly bidsMap: Side = new Map();
-  private readonly asksMap: Side = new Map();
+  private readonly bidsMap = new Side(-1);
+  private readonly asksMap = new Side(1);
   private ver: string | undefined;
   /** The time of the REST snapshot the book rests on while it has no version. */
   private restTime = 0;
   private lastFrom: 'snapshot' | 'diff' = 'snapshot';
-  private readonly buffer: { diff: BookDiff; recvTs: number }[] = [];
+  private readonly buffer: { diff: BookDiff; recvTs: number; keys: LevelKeys | undefined }[] = [];
   private scale: number;
   private readonly tick: string | undefined;
   private readonly maxBuffered: number;
@@ -145,12 +225,16 @@ export class LocalBook {
     if (this.st !== 'empty') this.st = 'syncing';
   }
 
-  /** Replaces the book with a snapshot, applies the buffered diffs newer than it, and publishes the book. */
-  applySnapshot(s: BookSnapshot, recvTs: number): void {
+  /**
+   * Replaces the book with a snapshot, applies the buffered diffs newer than it, and publishes the book.
+   * `keys`, only for a book with a tick, are the levels' prices in ticks (see LevelKeys).
+   */
+  applySnapshot(s: BookSnapshot, recvTs: number, keys?: LevelKeys): void {
     this.bidsMap.clear();
     this.asksMap.clear();
-    for (const l of s.bids) this.setLevel(this.bidsMap, l);
-    for (const l of s.asks) this.setLevel(this.asksMap, l);
+    const k = this.tick === undefined ? undefined : keys;
+    for (let i = 0; i < s.bids.length; i++) this.setLevel(this.bidsMap, s.bids[i]!, k?.bids[i]);
+    for (let i = 0; i < s.asks.length; i++) this.setLevel(this.asksMap, s.asks[i]!, k?.asks[i]);
     this.ver = s.version;
     this.restTime = s.version === undefined ? s.time : 0;
     this.lastFrom = 'snapshot';
@@ -163,14 +247,18 @@ export class LocalBook {
         this.buffer.push(w);
         continue;
       }
-      this.applyDiff(w.diff, w.recvTs);
+      this.applyDiff(w.diff, w.recvTs, w.keys);
     }
   }
 
-  /** Applies one diff (quantity "0" removes a level) and publishes it; buffers it while unsynced; reports a gap. */
-  applyDiff(d: BookDiff, recvTs: number): void {
+  /**
+   * Applies one diff (quantity "0" removes a level) and publishes it; buffers it while unsynced; reports a gap.
+   * `keys`, only for a book with a tick, are the levels' prices in ticks (see LevelKeys).
+   */
+  applyDiff(d: BookDiff, recvTs: number, keys?: LevelKeys): void {
     if (this.st !== 'synced') {
-      this.buffer.push({ diff: d, recvTs });
+      const kept = keys === undefined ? undefined : { bids: Array.from(keys.bids), asks: Array.from(keys.asks) };
+      this.buffer.push({ diff: d, recvTs, keys: kept });
       if (this.buffer.length > this.maxBuffered) this.buffer.shift();
       return;
     }
@@ -199,8 +287,9 @@ export class LocalBook {
       }
     }
     try {
-      for (const l of d.bids) this.setLevel(this.bidsMap, l);
-      for (const l of d.asks) this.setLevel(this.asksMap, l);
+      const k = this.tick === undefined ? undefined : keys;
+      for (let i = 0; i < d.bids.length; i++) this.setLevel(this.bidsMap, d.bids[i]!, k?.bids[i]);
+      for (let i = 0; i < d.asks.length; i++) this.setLevel(this.asksMap, d.asks[i]!, k?.asks[i]);
     } catch (err) {
       this.gap(`unreadable level: ${err instanceof Error ? err.message : String(err)}`);
       return;
@@ -208,8 +297,8 @@ export class LocalBook {
     this.ver = d.version;
     this.lastFrom = 'diff';
     this.counts.applied += 1;
-    const bb = bestKey(this.bidsMap, -1);
-    const ba = bestKey(this.asksMap, 1);
+    const bb = this.bidsMap.best();
+    const ba = this.asksMap.best();
     if (bb !== undefined && ba !== undefined && bb >= ba) {
       this.gap(`crossed after ${d.version}: bid ${this.bidsMap.get(bb)![0]} ≥ ask ${this.asksMap.get(ba)![0]}`);
       return;
@@ -229,8 +318,8 @@ export class LocalBook {
     this.o.sink(depthSnapshotEvent({ symbol: this.symbol, version: this.ver ?? `rest@${ts}`, bids: this.bids(), asks: this.asks(), ts, recvTs }));
   }
 
-  private setLevel(side: Side, l: Level): void {
-    const key = this.keyOf(l[0]);
+  private setLevel(side: Side, l: Level, known: number | undefined): void {
+    const key = known ?? this.keyOf(l[0]);
     if (isRemoval(l)) side.delete(key);
     else side.set(key, l);
   }
@@ -248,7 +337,7 @@ export class LocalBook {
   private rescale(to: number): void {
     const f = 10 ** (to - this.scale);
     for (const side of [this.bidsMap, this.asksMap]) {
-      const entries = [...side];
+      const entries = [...side.levels];
       side.clear();
       for (const [k, l] of entries) side.set(k * f, l);
     }
@@ -256,14 +345,8 @@ export class LocalBook {
   }
 }
 
-function bestKey(side: Side, dir: 1 | -1): number | undefined {
-  let best: number | undefined;
-  for (const k of side.keys()) if (best === undefined || (dir > 0 ? k < best : k > best)) best = k;
-  return best;
-}
-
 function sorted(side: Side, dir: 1 | -1, n: number): Level[] {
-  const keys = [...side.keys()].sort((a, b) => (a - b) * dir);
+  const keys = [...side.levels.keys()].sort((a, b) => (a - b) * dir);
   const out: Level[] = [];
   for (let i = 0; i < keys.length && i < n; i++) out.push(side.get(keys[i]!)!);
   return out;

@@ -15,10 +15,21 @@ export function ownByTicks(inst: Instrument, open: readonly Pick<OpenOrderView, 
   return own;
 }
 
-/** Returns the best price (in ticks) of a side once our own quantity is taken out of each level, or undefined when only we are there. */
-export function othersBest(inst: Instrument, levels: Levels, own: ReadonlyMap<number, Decimal>): number | undefined {
+/** Where a price may stand to count as the market: within `maxTicks` of `ticks` (the last trade). */
+export interface Near {
+  readonly ticks: number;
+  readonly maxTicks: number;
+}
+
+/**
+ * Returns the best price (in ticks) of a side once our own quantity is taken out of each level, or
+ * undefined when only we are there. Levels further than `near.maxTicks` from the reference are not the
+ * market (a stray or fat-finger order) and are passed over.
+ */
+export function othersBest(inst: Instrument, levels: Levels, own: ReadonlyMap<number, Decimal>, near?: Near): number | undefined {
   for (const [price, qty] of levels) {
     const ticks = toTicks(inst, price);
+    if (near !== undefined && Math.abs(ticks - near.ticks) > near.maxTicks) continue;
     const mine = own.get(ticks);
     if (mine !== undefined && new Decimal(qty).lte(mine)) continue;
     return ticks;
@@ -121,4 +132,9 @@ export class OrderBudget {
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
+}
+
+/** Returns how many ticks `pct` percent of a price of `ticks` is, rounded down. */
+export function pctTicks(ticks: number, pct: string): number {
+  return new Decimal(ticks).mul(pct).div(100).floor().toNumber();
 }

@@ -119,8 +119,8 @@ describe('npm start', () => {
     const venue = parseYaml(readFileSync(join(ROOT, 'config/venue.yaml'), 'utf8')) as Record<string, unknown> & { accounts: unknown[] };
     const venueFile = configFile('venue-other.yaml', toYaml({ ...venue, agents: [], accounts: [...venue.accounts, { name: 'other', keys: [OTHER], balances: { spot: { USDT: '1000000', BTC: '100' } } }] }));
     const run = parseYaml(readFileSync(join(ROOT, 'config/default.yaml'), 'utf8')) as Record<string, unknown> & { strategies: Record<string, unknown>[] };
-    // The run config tells the maker a nil maker fee, so it quotes inside the other account's 29999/30001 (with the venue's 0.1% it would quote 30 USDT away).
-    const runFile = configFile('run-other.yaml', toYaml({ ...run, fees: { spot: { maker: '0', taker: '0' } }, embedded: { config: venueFile, account: 'demo' }, strategies: [{ ...run.strategies[0], use: join(ROOT, 'strategies/market-maker.ts') }], status: { every: '1s' } }));
+    // The demo account's maker-fee-free tier lets the maker quote inside the other account's 29999/30001.
+    const runFile = configFile('run-other.yaml', toYaml({ ...run, embedded: { config: venueFile, account: 'demo' }, strategies: [{ ...run.strategies[0], use: join(ROOT, 'strategies/market-maker.ts') }], status: { every: '1s' } }));
     const child = spawn(process.execPath, [BIN, 'run', runFile], { cwd: ROOT, env });
     const log = new LogLines(child);
     let rest: VenueRestClient | undefined;
@@ -135,12 +135,12 @@ describe('npm start', () => {
       await rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', quantity: qty, price });
       const filled = await log.next((l) => l['msg'] === 'quote filled');
       expect(filled).toMatchObject({ side: 'BUY', price, qty });
-      // It bought 0.002 and the venue took its 0.1% fee in BTC: it holds 0.001998.
-      await log.next((l) => /^status mm\[running\] .*pos=\+0\.001998 BTC/.test(String(l['msg'])));
+      // It bought 0.002 as a maker, with no fee on its tier: it holds 0.002.
+      await log.next((l) => /^status mm\[running\] .*pos=\+0\.002 BTC/.test(String(l['msg'])));
       child.kill('SIGINT');
       expect(await log.exited).toBe(0);
       expect(log.lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
-      expect(log.lines.findLast((l) => String(l['msg']).startsWith('status mm['))?.['msg']).toMatch(/^status mm\[stopped\] orders=0 pos=\+0\.001998 BTC/);
+      expect(log.lines.findLast((l) => String(l['msg']).startsWith('status mm['))?.['msg']).toMatch(/^status mm\[stopped\] orders=0 pos=\+0\.002 BTC/);
     } finally {
       await rest?.close();
       child.kill('SIGKILL');

@@ -1,5 +1,6 @@
 // The market maker: prices off the book without its own orders, moves a quote only when its target moves enough (or the skew does), keeps to its order budget, and on the simulated venue (its book moved by another account) fills without ever being denied for rate.
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/fixed.ts';
 import { isWorking, type LocalOrder } from '../../src/execution/order-state.ts';
 import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets } from '../../strategies/market-maker/quotes.ts';
 import { fillCounter, HANG_MS, OtherTrader, startStrategy, until } from '../app/scenario.ts';
@@ -15,6 +16,14 @@ describe('market maker pricing', () => {
     expect(othersBest(BTC, bids, ownByTicks(BTC, [ours('11369.50', '0.003', '0.001')]))).toBe(1136940);
     expect(othersBest(BTC, bids, ownByTicks(BTC, [ours('11369.40', '0.002')]))).toBe(1136950);
     expect(othersBest(BTC, bids.slice(0, 1), ownByTicks(BTC, [ours('11369.50', '0.002')]))).toBeUndefined();
+  });
+
+  it('passes over levels further from the last trade than allowed: a stray bid is not the market', () => {
+    const bids = [['10000.00', '0.01']] as const;
+    const near = { ticks: 3_000_000, maxTicks: 60_000 };
+    expect(othersBest(BTC, bids, ownByTicks(BTC, []), near)).toBeUndefined();
+    expect(othersBest(BTC, [['29500.00', '0.01'], ...bids], ownByTicks(BTC, []), near)).toBe(2_950_000);
+    expect(othersBest(BTC, bids, ownByTicks(BTC, []))).toBe(1_000_000);
   });
 
   it('quotes spreadTicks apart around the mid, moved by the skew, never crossing, off one side when the other is empty', () => {
@@ -113,3 +122,32 @@ describe('market maker on the simulated venue', () => {
     }
   }, 2 * HANG_MS);
 });
+
+describe('market maker and a stray order on the venue', () => {
+  it('quotes around the last trade, not around a bid a third under it, and is never denied', async () => {
+    const { app, lines } = await startStrategy({ id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { quantity: '0.002', spreadTicks: 6, refreshMs: 100 } });
+    try {
+      const maker = new OtherTrader(app);
+      const taker = new OtherTrader(app);
+      // Once the bot sees the book, a trade at 30000 sets the market (or at the market maker's own ask, when it
+      // already quotes inside); then the only bid left is a stray one at 20000, the best ask 30010.
+      let traded = false;
+      const off = app.bus.subscribe('trade', (ev) => { traded ||= ev.symbol === 'BTCUSDT'; });
+      await maker.show('BTCUSDT', '29999', '30000', '0.01');
+      taker.quote('BTCUSDT', '30000', '31000', '0.001');
+      await until(app, () => traded, 'a trade');
+      off();
+      await maker.show('BTCUSDT', '20000', '30010', '0.01');
+      const working = (side: string): LocalOrder[] => app.executor.orders().filter((o) => o.strategyId === 'mm' && o.side === side && isWorking(o) && o.phase === 'NEW');
+      const denials = (): unknown[] => lines.filter((l) => String(l['msg']).startsWith('denied'));
+      // Its quotes sat inside 29999 / 30000: it moves them once it has read the new book, or is denied trying.
+      await until(app, () => denials().length > 0 || working('SELL').some((o) => new Decimal(o.price).gt('30000')), 'the market maker requoting on the new book');
+      expect(denials()).toEqual([]);
+      await until(app, () => working('BUY').length > 0 && working('SELL').length > 0, 'a bid and an ask of the market maker resting');
+      for (const o of [...working('BUY'), ...working('SELL')]) expect(new Decimal(o.price).gt('29000')).toBe(true);
+    } finally {
+      await app.stop('test over');
+    }
+  }, 3 * HANG_MS);
+});
+

@@ -95,6 +95,8 @@ export class EngineBackend implements Backend {
       const userId = this.venue.user(a.name);
       for (const k of a.keys) this.owners.set(k.apiKey, { userId, accountIndex: 0 });
       for (const s of a.subAccounts) for (const k of s.keys) this.owners.set(k.apiKey, { userId, accountIndex: s.index });
+      // A fee tier is configuration, not state: applied at every start, restored or not.
+      if (a.spotFees) for (const index of [0, ...a.subAccounts.map((s) => s.index)]) this.venue.ledger.setSpotFees(a.spotFees, this.venue.accountOf(userId, 1, index));
     }
     if (this.stateFile) {
       const j = c.server.journal;

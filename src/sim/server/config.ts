@@ -82,6 +82,8 @@ const accountBalances = z.strictObject({
   contract: balances.default({}),
 });
 
+const feeRates = z.strictObject({ maker: decimal, taker: decimal });
+
 const subAccount = z.strictObject({
   name: z.string(),
   index: z.number().int().min(1),
@@ -96,9 +98,10 @@ const account = z.strictObject({
   subAccounts: z.array(subAccount).default([]),
   /** Addresses the account may withdraw to. */
   withdrawAddresses: z.array(z.string()).default([]),
+  /** The account's own spot fee tier (its main account and sub-accounts), as a market-maker programme gives; absent: the venue's `fees.spot`. */
+  spotFees: feeRates.optional(),
 });
 
-const feeRates = z.strictObject({ maker: decimal, taker: decimal });
 
 const rateLimit = z.strictObject({
   rateLimitType: z.enum(['REQUEST_WEIGHT', 'REQUESTS_WEIGHT', 'ORDERS']).transform((t) => (t === 'REQUESTS_WEIGHT' ? 'REQUEST_WEIGHT' : t)),

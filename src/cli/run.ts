@@ -72,6 +72,8 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     stderr.write(`bhtrade run: ${config ? `${args.config}: ` : ''}${(e as Error).message}\n`);
     return config ? 2 : 1;
   }
+  // The clock's timers are unref'd: while every socket is down (a venue restart) nothing else would keep Node from exiting mid-run or mid-stop.
+  const alive = setInterval(() => undefined, 60_000);
   const reason = await new Promise<string>((resolve) => {
     const timer = args.durationMs === undefined ? undefined : setTimeout(() => resolve(`--duration ${args.durationMs} ms elapsed`), args.durationMs);
     const onSignal = (sig: string) => () => {
@@ -90,5 +92,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   } catch (e) {
     stderr.write(`bhtrade run: stopping failed: ${(e as Error).message}\n`);
     return 1;
+  } finally {
+    clearInterval(alive);
   }
 }

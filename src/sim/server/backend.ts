@@ -1,4 +1,5 @@
 /** The engine behind the server: a SimVenue built from config/venue.yaml (or restored from its state file), its routes, key owners, agents, user events and market source. */
+import { auditUser, auditVenue, type UserOrders, type VenueAudit } from './audit.ts';
 import type { Clock, TimerHandle } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { HeldClock, Journal, journaled, replayJournal } from './journal.ts';
@@ -131,6 +132,14 @@ export class EngineBackend implements Backend {
   subscribeUser(fn: (owner: string, payload: unknown) => void): () => void {
     const mapper = new UserEventMapper(this.venue, fn);
     return this.venue.subscribe((ev) => mapper.onEvent(ev));
+  }
+
+  audit(): VenueAudit {
+    return auditVenue(this.engine);
+  }
+
+  auditUser(name: string): UserOrders | undefined {
+    return auditUser(this.engine, name);
   }
 
   /** Stops the market agents and the venue's own timers (funding, withdrawals), then writes the state file. */

@@ -1,4 +1,4 @@
-/** Fault injection, off by default: dropped sockets, delayed and reordered user-stream events, dropped and swapped diffDepth pushes, 5xx and 504 around orders, latency, 429 storms. */
+/** Fault injection, off by default: dropped sockets, delayed and reordered user-stream events, duplicated user-stream events, dropped and swapped diffDepth pushes, 5xx and 504 around orders, latency, 429 storms. */
 import type { Rng } from '../../core/random.ts';
 import { z } from 'zod';
 
@@ -29,6 +29,8 @@ export const faultSchema = z.strictObject({
   userStreamDelayMs: z.number().int().min(0).max(600_000).default(0),
   /** A user-stream event may be held and sent after the next one. */
   userStreamReorder: trigger.default(off),
+  /** A user-stream event may be sent twice (a duplicated report). */
+  userStreamDuplicate: trigger.default(off),
   /** How long a held user-stream event waits for a next one before it is sent alone, in ms of the venue's clock. */
   userStreamReorderHoldMs: z.number().int().min(1).max(600_000).default(200),
   /** A diffDepth push to one subscriber is not sent (its version is used up, so the subscriber sees a gap). */
@@ -40,14 +42,14 @@ export type FaultSettings = z.infer<typeof faultSchema>;
 export type FaultSettingsInput = z.input<typeof faultSchema>;
 
 export type FaultKind =
-  | 'orderErrorBefore' | 'orderErrorAfter' | 'orderTimeoutAfter' | 'rateLimitStorm' | 'dropWebSocket' | 'userStreamReorder' | 'marketDiffDrop' | 'marketDiffReorder';
+  | 'orderErrorBefore' | 'orderErrorAfter' | 'orderTimeoutAfter' | 'rateLimitStorm' | 'dropWebSocket' | 'userStreamReorder' | 'userStreamDuplicate' | 'marketDiffDrop' | 'marketDiffReorder';
 
 /** Holds the live fault settings and decides, deterministically for a seed, when each fires. */
 export class Faults {
   private s: FaultSettings;
   /** How many times each fault fired, for the admin route and tests. */
   readonly fired: Record<FaultKind, number> = {
-    orderErrorBefore: 0, orderErrorAfter: 0, orderTimeoutAfter: 0, rateLimitStorm: 0, dropWebSocket: 0, userStreamReorder: 0, marketDiffDrop: 0, marketDiffReorder: 0,
+    orderErrorBefore: 0, orderErrorAfter: 0, orderTimeoutAfter: 0, rateLimitStorm: 0, dropWebSocket: 0, userStreamReorder: 0, userStreamDuplicate: 0, marketDiffDrop: 0, marketDiffReorder: 0,
   };
 
   constructor(private readonly rng: Rng, initial: FaultSettingsInput = {}) {

@@ -47,9 +47,16 @@ export class RateLimiter {
   private readonly weightRules: RateLimitRule[];
   private readonly orderRules: RateLimitRule[];
 
+  private banCount = 0;
+
   constructor(private readonly clock: Clock, rules: readonly RateLimitRule[], private readonly bans: BanPolicy = DEFAULT_BAN_POLICY) {
     this.weightRules = rules.filter((r) => r.rateLimitType === 'REQUEST_WEIGHT');
     this.orderRules = rules.filter((r) => r.rateLimitType === 'ORDERS');
+  }
+
+  /** How many bans (418) were issued since start, for the admin audit. */
+  get bansIssued(): number {
+    return this.banCount;
   }
 
   /** Throws 418 when `client` is banned, or bans it now if it comes back before the wait of its last 429 ended. */
@@ -63,6 +70,7 @@ export class RateLimiter {
       const ms = Math.min(this.bans.maxMs, this.bans.minMs * 2 ** Math.min(o.offences - 1, 40)) * this.bans.scale;
       o.bannedUntil = now + Math.max(1, Math.round(ms));
       o.limitedUntil = 0;
+      this.banCount += 1;
       throw banned(o.bannedUntil, now);
     }
   }

@@ -70,6 +70,13 @@ export class ListenKeys {
     this.ended.push(fn);
   }
 
+  /** Expires every valid key now, as their validity running out would (the admin route's fault); returns how many. */
+  expireAll(): number {
+    const keys = [...this.keys.keys()];
+    for (const key of keys) this.end(key, 'expired');
+    return keys.length;
+  }
+
   /** Cancels every timer (on shutdown). */
   dispose(): void {
     for (const e of this.keys.values()) e.timer.cancel();

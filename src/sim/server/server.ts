@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { Rng } from '../../core/random.ts';
 import { keyRecord, keyRing, type KeyRecord } from './auth.ts';
 import { permissionsOf, type VenueConfig } from './config.ts';
+import type { UserOrders, VenueAudit } from './audit.ts';
 import { ConnectionGate } from './connections.ts';
 import { Faults } from './faults.ts';
 import { RateLimiter } from './limits.ts';
@@ -30,6 +31,10 @@ export interface Backend {
   subscribeUser(fn: (userId: string, payload: unknown) => void): () => void;
   /** The market WebSocket, when the backend serves market data. */
   readonly market?: MarketStreams;
+  /** The venue's self-check for GET /admin/audit (conservation, repeated ids), when the backend keeps a ledger. */
+  audit?(): VenueAudit;
+  /** One named user's newest order time and working orders (GET /admin/audit?user=NAME). */
+  auditUser?(name: string): UserOrders | undefined;
   /** Called when the server stops (persist state, stop agents). */
   stop?(): void;
 }
@@ -188,7 +193,7 @@ export class VenueServer {
     socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   }
 
-  /** The loopback admin routes: GET/POST/DELETE /admin/faults, POST /admin/faults/drop. */
+  /** The loopback admin routes: GET/POST/DELETE /admin/faults, POST /admin/faults/drop, POST /admin/listenKeys/expire, GET /admin/audit. */
   private admin(req: IncomingMessage, res: ServerResponse, body: Buffer): boolean {
     const path = (req.url ?? '/').split('?')[0]!;
     if (!path.startsWith('/admin/')) return false;
@@ -219,6 +224,13 @@ export class VenueServer {
     } else if (path === '/admin/faults/drop' && req.method === 'POST') {
       const n = this.userStreams.dropAll() + (this.backend.market?.dropAll() ?? 0);
       reply(200, { dropped: n });
+    } else if (path === '/admin/listenKeys/expire' && req.method === 'POST') {
+      reply(200, { expired: this.listenKeys.expireAll() });
+    } else if (path === '/admin/audit' && req.method === 'GET') {
+      const name = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('user');
+      const user = name === null ? undefined : this.backend.auditUser?.(name);
+      if (name !== null && user === undefined) reply(404, { code: -1020, msg: `no user named ${name}` });
+      else reply(200, { ...this.backend.audit?.(), ...(user === undefined ? {} : { user }), bans: this.limiter.bansIssued, shedUserStreams: this.userStreams.shed, fired: this.faults.fired });
     } else {
       reply(404, { code: -1020, msg: 'This operation is not supported.' });
     }

@@ -103,6 +103,7 @@ export class UserStreams {
       return;
     }
     this.sendAll(userId, frame);
+    if (this.faults.fires('userStreamDuplicate')) this.sendAll(userId, frame);
     this.release(userId);
   }
 

@@ -53,7 +53,8 @@ export default defineStrategy({
       onOrder(ev) {
         if (ev.status !== 'FILLED') return;
         const ticks = toTicks(inst, ev.price);
-        wanted.delete(ticks);
+        // A fill reported earlier may already have turned this level to the other side (levels filled in one sweep, reported out of price order): that answer stays.
+        if (wanted.get(ticks) === ev.side) wanted.delete(ticks);
         if (ev.side === 'BUY') wanted.set(ticks + p.stepTicks, 'SELL');
         else wanted.set(ticks - p.stepTicks, 'BUY');
         fill();

@@ -1,8 +1,9 @@
-/** The grid over a venue that goes down and comes back (the chaos run's venue kill -9): orders refused or of unknown outcome while it is down must not keep their levels covered once the venue is back. */
+/** The grid against the simulated venue on a virtual clock: over a venue that goes down and comes back (the chaos run's venue kill -9), and when several levels fill at once and the stream reports them out of price order. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError, UnknownOutcomeError } from '../../src/core/errors.ts';
+import { compareDecimal, Decimal } from '../../src/core/fixed.ts';
 import { silentLogger } from '../../src/core/logger.ts';
-import { depthSnapshotEvent, instrumentsOf, type Gateway } from '../../src/model/index.ts';
+import { depthSnapshotEvent, instrumentsOf, orderUpdateEvent, type Gateway } from '../../src/model/index.ts';
 import { StrategyHost, loadStrategy } from '../../src/strategy/index.ts';
 import { feedSource, makeSubmit } from '../../src/app/submit.ts';
 import { strategyView } from '../../src/app/views.ts';
@@ -36,6 +37,24 @@ class OutageGateway {
   }
 }
 
+/** Runs the example grid (3 levels a side, 3 ticks apart, retried every second) on the rig's executor. */
+async function startGrid(x: Rig): Promise<StrategyHost> {
+  const instruments = instrumentsOf(await x.gateway.exchangeInfo());
+  const ex = x.ex;
+  const h = new StrategyHost({
+    bus: x.bus, clock: x.exClock, log: silentLogger(), instruments, runTag: 'run1', submit: makeSubmit(ex), orders: feedSource(ex),
+    portfolio: (id) => strategyView({ portfolio: x.portfolio, feed: ex.feed, books: ex.books, instruments }, id, ['BTCUSDT']),
+  });
+  h.add({ id: 'grid', definition: await loadStrategy('strategies/grid.ts'), symbols: ['BTCUSDT'], params: { levels: 3, stepTicks: 3, retryMs: 1000 } });
+  await h.start();
+  return h;
+}
+
+/** Returns the grid's working orders as `SIDE price`, sorted by price. */
+function ladder(x: Rig): string[] {
+  return x.ex.feed.open('grid', 'BTCUSDT').map((o) => [o.price, o.side] as const).sort((a, b) => compareDecimal(a[0], b[0])).map(([p, side]) => `${side} ${new Decimal(p).toFixed(2)}`);
+}
+
 let r: Rig | undefined;
 let host: StrategyHost | undefined;
 afterEach(async () => {
@@ -56,14 +75,8 @@ describe('grid while the venue is down, then back', () => {
     });
     const x = r;
     now.fn = () => x.t.clock.now();
-    const instruments = instrumentsOf(await x.gateway.exchangeInfo());
     const ex = x.ex;
-    host = new StrategyHost({
-      bus: x.bus, clock: x.exClock, log: silentLogger(), instruments, runTag: 'run1', submit: makeSubmit(ex), orders: feedSource(ex),
-      portfolio: (id) => strategyView({ portfolio: x.portfolio, feed: ex.feed, books: ex.books, instruments }, id, ['BTCUSDT']),
-    });
-    host.add({ id: 'grid', definition: await loadStrategy('strategies/grid.ts'), symbols: ['BTCUSDT'], params: { levels: 3, stepTicks: 3, retryMs: 1000 } });
-    await host.start();
+    host = await startGrid(x);
 
     outage.down = true;
     x.bus.publish(depthSnapshotEvent({ symbol: 'BTCUSDT', version: '1', bids: [['20000.00', '1']], asks: [['20000.10', '1']], ts: x.t.clock.now(), recvTs: x.t.clock.now() }));
@@ -80,5 +93,31 @@ describe('grid while the venue is down, then back', () => {
     // The order lost mid-request was settled as never placed, not resent under its id.
     const lost = ex.orders().find((o) => o.strategyId === 'grid' && o.outcome === 'not-placed' && o.reason?.includes('-2013') === true);
     expect(lost).toBeDefined();
+  }, 60_000);
+});
+
+describe('grid when several levels fill at once', () => {
+  it('answers each filled buy with a sell one step up and keeps all six levels, though the stream reports the fills lowest price first', async () => {
+    r = await startRig();
+    const x = r;
+    host = await startGrid(x);
+    x.bus.publish(depthSnapshotEvent({ symbol: 'BTCUSDT', version: '1', bids: [['20000.00', '1']], asks: [['20000.10', '1']], ts: x.t.clock.now(), recvTs: x.t.clock.now() }));
+    const reaches = (want: readonly string[]): Promise<boolean> => until(x, () => JSON.stringify(ladder(x)) === JSON.stringify(want), 10_000, 250);
+    expect(await reaches(['BUY 19999.96', 'BUY 19999.99', 'BUY 20000.02', 'SELL 20000.08', 'SELL 20000.11', 'SELL 20000.14'])).toBe(true);
+    const buys = x.ex.feed.open('grid', 'BTCUSDT').filter((o) => o.side === 'BUY');
+    // One sell sweeps the three buys.
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '19999.96', quantity: '0.003', timeInForce: 'GTC' });
+    const trades = await x.gateway.tradesSince('spot');
+    // The user stream brings their reports lowest price first (the venue filled them highest first).
+    for (const b of [...buys].sort((p, q) => compareDecimal(p.price, q.price))) {
+      const v = await x.gateway.getOrder({ account: 'spot', symbol: 'BTCUSDT', clientOrderId: b.clientOrderId });
+      const t = trades.find((f) => f.orderId === v.orderId)!;
+      x.bus.publish(orderUpdateEvent({
+        account: 'spot', symbol: v.symbol, clientOrderId: v.clientOrderId, orderId: v.orderId, status: v.status, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC',
+        price: v.price, origQty: v.origQty, executedQty: v.executedQty, cumQuote: new Decimal(t.qty).mul(t.price).toFixed(), lastQty: t.qty, lastPrice: t.price,
+        tradeId: t.tradeId, fee: t.fee, feeAsset: t.feeAsset, maker: t.maker === true, createdTs: v.time, closeOrder: undefined, leverage: undefined, ts: v.time, recvTs: x.t.clock.now(),
+      }));
+    }
+    expect(await reaches(['SELL 19999.99', 'SELL 20000.02', 'SELL 20000.05', 'SELL 20000.08', 'SELL 20000.11', 'SELL 20000.14'])).toBe(true);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ export const DOC_PATH = join(import.meta.dirname, '..', 'docs', 'endpoints.md');
 
 function weightCell(ep: Endpoint<unknown, unknown>): string {
   const charged = chargedWeight(ep);
-  const source = ep.weightSource === 'venue-api' ? '' : ep.weightSource === 'venue-notes' ? ' (notes §5)' : ' (default)';
+  const source = ep.weightSource === 'venue-api' ? '' : ep.weightSource === 'venue-notes' ? ' (notes)' : ' (default)';
   return charged === ep.weight ? `${ep.weight}${source}` : `${ep.weight}${source}, charged ${charged}`;
 }
 
@@ -27,13 +27,13 @@ export function renderEndpointsDoc(): string {
     'Signed requests carry the `X-BH-APIKEY` header, `timestamp` (local clock plus the offset measured from',
     '`GET /openapi/v1/time`), optional `recvWindow` and `signature` = HMAC SHA256 over query + body (no `&` at the join).',
     '',
-    'Columns: **weight** is REQUEST_WEIGHT as venue-api.md states it; where it says "-" the value comes from',
-    'venue-notes.md §5 (what real servers charged) or is 1 by default. Where venue-notes.md §5 says real servers',
+    'Columns: **weight** is REQUEST_WEIGHT as the venue\'s API documentation states it; where it says "-" the value is',
+    'what real servers were seen to charge ("notes") or 1 by default. Where real servers were seen to',
     'charged more than the stated weight (ping, time, brokerInfo: 1; positions: 5), the budget charges the larger',
     '("charged"). **ORDERS**: counts against the ORDERS per second and per day budgets. **effect**: `write` means a',
     'lost answer (timeout, dropped connection, 5xx, 504, 429) is an unknown outcome, never retried; `read` may be asked again.',
     '',
-    'Rows that appear in two tables of venue-api.md are one endpoint: `brokerInfo` (Public, contract; Public and',
+    'Rows that appear in two tables of the venue\'s API documentation are one endpoint: `brokerInfo` (Public, contract; Public and',
     'market, spot) and `klines` (Market, contract; Public and market, spot). `POST /openapi/v1/transfer` serves two',
     'variants with different parameters, so it has two methods: `transferPending` and `transferInternal`.',
     '',

@@ -1,10 +1,11 @@
 /** `bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]`: runs a run config's strategies on recorded data and writes its results. */
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
+import { parseTime } from '../app/config.ts';
 import { runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
+import { argsAndConfig } from './load-config.ts';
 import { Progress } from './progress.ts';
 
 const USAGE = 'Usage: npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]\n';
@@ -64,20 +65,9 @@ export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
 
 /** Runs the backtest; returns the exit code. */
 export async function backtestCommand(argv: readonly string[]): Promise<number> {
-  let args: BacktestArgs;
-  let loaded: LoadedConfig;
-  try {
-    args = parseBacktestArgs(argv);
-  } catch (e) {
-    stderr.write(`bhtrade backtest: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  try {
-    loaded = loadRunConfig(args.config, process.env);
-  } catch (e) {
-    stderr.write(`bhtrade backtest: ${args.config}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  const start = argsAndConfig('backtest', argv, parseBacktestArgs, USAGE);
+  if (start === 2) return 2;
+  const { args, loaded } = start;
   const startedAt = new Date();
   const progress = new Progress(stderr);
   let run: BacktestRun;

@@ -1,8 +1,9 @@
 /** `bhtrade run CONFIG [--duration 30s]`: validates the config (exit 2 naming the bad key), runs its strategies until SIGINT/SIGTERM or the duration, then stops gracefully. */
 import { stderr } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { loadRunConfig, parseDuration, type LoadedConfig } from '../app/config.ts';
+import { parseDuration } from '../app/config.ts';
 import { startApp } from '../app/run.ts';
+import { argsAndConfig } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
 
@@ -50,20 +51,9 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
 
 /** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running or a strategy that failed. */
 export async function runCommand(argv: readonly string[]): Promise<number> {
-  let args: RunArgs;
-  let loaded: LoadedConfig;
-  try {
-    args = parseRunArgs(argv);
-  } catch (e) {
-    stderr.write(`bhtrade run: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  try {
-    loaded = loadRunConfig(args.config, process.env);
-  } catch (e) {
-    stderr.write(`bhtrade run: ${args.config}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  const start = argsAndConfig('run', argv, parseRunArgs, USAGE);
+  if (start === 2) return 2;
+  const { args, loaded } = start;
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
     app = await startApp(loaded, {});

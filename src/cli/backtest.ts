@@ -44,7 +44,7 @@ interface BacktestArgs {
   readonly from?: string;
   readonly to?: string;
   readonly out?: string;
-  readonly sweep: readonly string[];
+  readonly sweep?: readonly string[];
   readonly workers?: string;
   readonly rank?: string;
 }
@@ -75,7 +75,7 @@ export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
   }
   if (config === undefined) throw new Error('CONFIG is missing');
   if (sweep.length === 0 && (opts['workers'] !== undefined || opts['rank'] !== undefined)) throw new Error('--workers and --rank go with --sweep');
-  return { config, sweep, ...opts };
+  return { config, ...(sweep.length > 0 ? { sweep } : {}), ...opts };
 }
 
 /** Runs the backtest; returns the exit code. */
@@ -83,7 +83,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const start = argsAndConfig('backtest', argv, parseBacktestArgs, USAGE);
   if (start === 2) return 2;
   const { args, loaded } = start;
-  if (args.sweep.length > 0) return sweepCommand(args);
+  if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep });
   const startedAt = new Date();
   const progress = new Progress(stderr);
   let run: BacktestRun;

@@ -64,7 +64,7 @@ const SHOWN = ['Net PnL', 'Return', 'Max drawdown', 'Trades', 'Fills (maker / ta
 export function sweepTable(rows: readonly SweepRow[], metric: RankMetric): string {
   const paths = rows[0]?.combo.map((c) => c.path) ?? [];
   const label = RANK_METRICS[metric].label;
-  const labels: string[] = SHOWN.includes(label as (typeof SHOWN)[number]) ? [...SHOWN] : [label, ...SHOWN];
+  const labels: string[] = [label, ...SHOWN.filter((l) => l !== label)];
   const head = ['rank', ...paths, ...labels.map((l) => (l === label ? `${l} ▼` : l)), 'results'];
   const lines = rows.map((r) => {
     const values = r.combo.map((c) => c.value);

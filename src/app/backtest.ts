@@ -16,7 +16,7 @@ import { instrumentsOf, type BusEvent, type OrderReport, type OrderRequest } fro
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
-import { loadStrategy, parseParams, StrategyHost } from '../strategy/index.ts';
+import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { BacktestExchange, computeMetrics, linkLatency, queueModel, SpotAccount, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
 import { ExchangeGateway, type GatewayFill, type GatewayMarket } from '../backtest/run/exchange-gateway.ts';
@@ -44,6 +44,10 @@ export interface BacktestOptions {
   readonly onStart?: (range: { from: number; to: number }) => void;
   /** Called after each market event reached the bus: how many, and the simulated time. */
   readonly onProgress?: (events: number, time: number) => void;
+  /** Returns the definition each strategy runs with (the lookahead check wraps them to see what each handler emits). */
+  readonly wrapStrategy?: (definition: StrategyDefinition, id: string) => StrategyDefinition;
+  /** After the last event, let time run to the end of the range (to − 1 ms) before the strategies stop, so their timers up to there fire. */
+  readonly timeToEnd?: boolean;
 }
 
 /** A finished backtest: its results and what the replay read. */
@@ -113,7 +117,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.get(symbol)?.kind === 'spot' ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
   });
-  cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
+  cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
 
   // Results follow the first traded symbol: equity is its account's, marked at its recorded mid.
@@ -149,6 +153,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
         o.onProgress?.(n, clock.now());
       },
     });
+    if (o.timeToEnd === true) await advanceClock(clock, Math.max(clock.now(), range.to - 1), history.busy);
     // The end of the data: strategies stop, open orders are cancelled, the last reports and fills come in.
     await host.stop();
     if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });

@@ -29,9 +29,16 @@ const HANDLERS = Object.keys({
   onOrder: 1, onFill: 1, onPosition: 1, onBalance: 1, onConnection: 1, onReconnected: 1, onDenied: 1,
 } satisfies Record<keyof StrategyHandlers, 1>) as (keyof StrategyHandlers)[];
 
-/** Collects the emissions of the strategies it wraps, in the order they were made. */
+/** Most emissions one log holds by default: a long run's order calls are many, and each is kept until the check ends. */
+export const MAX_EMISSIONS = 1_000_000;
+
+/** Collects the emissions of the strategies it wraps, in the order they were made, up to a bound. */
 export class EmissionLog {
   readonly emissions: Emission[] = [];
+  /** Emissions not kept because the log was full. */
+  dropped = 0;
+
+  constructor(private readonly max = MAX_EMISSIONS) {}
 
   /** Returns `def` with its context and handlers wrapped to note each emission (pass it as runBacktest's wrapStrategy). */
   readonly wrap = (def: StrategyDefinition, id: string): StrategyDefinition => ({
@@ -43,7 +50,8 @@ export class EmissionLog {
         const fn = ctx.orders[name] as (...a: unknown[]) => unknown;
         (orders as Record<string, unknown>)[name] = (...args: unknown[]): unknown => {
           const result = fn.apply(ctx.orders, args);
-          this.emissions.push({ time: ctx.clock.now(), strategy: id, handler: current.getStore() ?? 'unknown', call: JSON.stringify({ [name]: args, returned: result ?? null }) });
+          if (this.emissions.length >= this.max) this.dropped++;
+          else this.emissions.push({ time: ctx.clock.now(), strategy: id, handler: current.getStore() ?? 'unknown', call: JSON.stringify({ [name]: args, returned: result ?? null }) });
           return result;
         };
       }

@@ -4,7 +4,7 @@
  * emitted up to that moment. Without lookahead the two agree: nothing after the cut could have
  * mattered. A difference names the first emission that differs and the handler it came from.
  */
-import { ConfigError } from '../../core/errors.ts';
+import { BhError, ConfigError } from '../../core/errors.ts';
 import { runBacktest, type BacktestOptions } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { EmissionLog, type Emission } from './emissions.ts';
@@ -12,6 +12,8 @@ import { EmissionLog, type Emission } from './emissions.ts';
 export interface LookaheadOptions extends Pick<BacktestOptions, 'configPath' | 'data' | 'from' | 'to' | 'log'> {
   /** Decision points re-run with the data cut after them (default 10), spread over the run. */
   readonly points?: number;
+  /** Order API calls kept from a run (default MAX_EMISSIONS); a run that makes more is refused: check a shorter range. */
+  readonly maxEmissions?: number;
   /** Called before each cut run: its number (from 1), how many, and the cut time (ms). */
   readonly onPoint?: (k: number, n: number, time: number) => void;
 }
@@ -51,15 +53,18 @@ export async function runLookahead(loaded: LoadedConfig, o: LookaheadOptions = {
     ...(o.data === undefined ? {} : { data: o.data }),
     ...(o.log === undefined ? {} : { log: o.log }),
   };
-  const full = new EmissionLog();
+  const full = new EmissionLog(o.maxEmissions);
   const run = await runBacktest(loaded, { ...base, ...(o.from === undefined ? {} : { from: o.from }), ...(o.to === undefined ? {} : { to: o.to }), wrapStrategy: full.wrap });
+  if (full.dropped > 0) {
+    throw new BhError('LOOKAHEAD_TOO_LONG', `the strategies made ${full.emissions.length + full.dropped} order calls, more than the ${full.emissions.length} the check keeps: check a shorter range (--from, --to)`, 'definite');
+  }
   const decisive = full.emissions.filter(counts);
   const times = [...new Set(decisive.map((e) => e.time))];
   const points = spread(times, n);
   const findings: LookaheadFinding[] = [];
   for (const [k, point] of points.entries()) {
     o.onPoint?.(k + 1, points.length, point);
-    const cut = new EmissionLog();
+    const cut = new EmissionLog(o.maxEmissions);
     await runBacktest(loaded, { ...base, from: String(run.range.from), to: String(point + 1), timeToEnd: true, wrapStrategy: cut.wrap });
     const a = decisive.filter((e) => e.time <= point);
     const b = cut.emissions.filter((e) => counts(e) && e.time <= point);

@@ -51,6 +51,12 @@ describe('lookahead', () => {
     expect(r.findings).toEqual([]);
   });
 
+  it('keeps a bounded number of order calls and refuses a run that makes more', async () => {
+    g.__futurePrices = new Map();
+    await expect(runLookahead(peeking('trade'), { points: 3, maxEmissions: 5, from: '2024-08-08T23:54:14Z', to: '2024-08-08T23:55:14Z' }))
+      .rejects.toThrow(/the strategies made \d+ order calls, more than the 5 the check keeps: check a shorter range/);
+  });
+
   it('passes the example strategies on the committed sample (market maker through the command, grid)', async () => {
     const cmd = spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'lookahead', 'config/backtest.yaml', '--points', '3', '--to', '2024-08-08T23:55:14Z'], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
     expect(cmd.stderr).toMatch(/run 3\/3, data cut after /);

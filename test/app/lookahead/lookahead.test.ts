@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunConfig, type LoadedConfig } from '../../../src/app/config.ts';
+import { runBacktest } from '../../../src/app/backtest.ts';
+import { EmissionLog } from '../../../src/app/lookahead/emissions.ts';
 import { runLookahead } from '../../../src/app/lookahead/run.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -25,6 +27,18 @@ function peeking(via: 'trade' | 'timer'): LoadedConfig {
 }
 
 describe('lookahead', () => {
+  it('names the handler each order call came from, across an await, for timers and for the strategy\'s own bus subscriptions', async () => {
+    const log = new EmissionLog();
+    const loaded: LoadedConfig = {
+      baseDir: import.meta.dirname,
+      config: parseRunConfig({ venue: 'embedded', strategies: [{ id: 'h', use: './handlers-strategy.ts', symbols: ['BTCUSDT'] }], backtest: { data: SAMPLE, balances: { USDT: '1000' } } }),
+    };
+    await runBacktest(loaded, { from: '2024-08-08T23:54:14Z', to: '2024-08-08T23:54:24Z', wrapStrategy: log.wrap });
+    const by = Object.fromEntries(log.emissions.map((e) => [(JSON.parse(e.call) as { cancel: [string, string] }).cancel[1], e.handler]));
+    expect(by).toEqual({ trade: 'onTrade', 'after-await': 'onTrade', every: 'onTimer', timeout: 'onTimer', bus: 'bus:trade' });
+    expect(log.emissions.every((e) => e.strategy === 'h')).toBe(true);
+  });
+
   for (const [via, handler] of [['trade', 'onTrade'], ['timer', 'onTimer']] as const) {
     it(`catches a strategy that bids at a planted future price, in ${handler}`, async () => {
       g.__futurePrices = new Map();

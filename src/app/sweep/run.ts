@@ -5,12 +5,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Piscina } from 'piscina';
+import { readYamlFile } from '../../core/config.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { loadStrategy, parseParams, type StrategyDefinition } from '../../strategy/index.ts';
-import { combinations, type Combination, type SweepAxis } from './spec.ts';
-import { loadCombination, runCombination, type ComboOutcome, type ComboTask } from './task.ts';
+import { withValues } from './apply.ts';
+import { parseRunConfig } from '../config.ts';
+import { combinations, comboLabel, type Combination, type SweepAxis } from './spec.ts';
+import { runCombination, type ComboOutcome, type ComboTask } from './task.ts';
 import { rankRows, sweepCsv, type RankMetric, type SweepRow } from './table.ts';
 
 export interface SweepOptions {
@@ -41,29 +44,31 @@ export interface SweepResult {
 const WORKER = new URL('../../../bin/sweep-worker.mjs', import.meta.url).href;
 
 /**
- * Checks every swept value on its own against the config (its keys and the strategies' params) and
- * returns the combinations; throws ConfigError naming the path and value when one does not fit.
+ * Checks every swept value on its own, then every combination, against the config (its keys and the
+ * strategies' params) and returns the combinations; throws ConfigError naming the value (or the
+ * combination, when only values together do not fit: fast above slow) before anything runs.
  */
 export async function prepareSweep(configPath: string, axes: readonly SweepAxis[], env: NodeJS.ProcessEnv = process.env): Promise<Combination[]> {
   if (axes.length === 0) throw new ConfigError('--sweep', 'nothing to sweep');
   const all = combinations(axes);
+  const doc = readYamlFile(configPath);
+  const baseDir = dirname(resolve(configPath));
   const defs = new Map<string, StrategyDefinition>();
-  for (const axis of axes) {
-    for (const value of axis.values) {
-      const at = `--sweep ${axis.path}=${value}`;
-      try {
-        const { config, baseDir } = loadCombination(configPath, [{ path: axis.path, value }], env);
-        for (const [i, s] of config.strategies.entries()) {
-          const key = resolve(baseDir, s.use);
-          if (!defs.has(key)) defs.set(key, await loadStrategy(s.use, baseDir));
-          parseParams(defs.get(key)!, s.params, `strategies[${i}].params`);
-        }
-      } catch (e) {
-        if (e instanceof ConfigError && e.path.startsWith('--sweep')) throw e;
-        throw new ConfigError(at, (e as Error).message, { cause: e });
+  const check = async (combo: Combination): Promise<void> => {
+    try {
+      const config = parseRunConfig(withValues(doc, combo), env);
+      for (const [i, s] of config.strategies.entries()) {
+        const key = resolve(baseDir, s.use);
+        if (!defs.has(key)) defs.set(key, await loadStrategy(s.use, baseDir));
+        parseParams(defs.get(key)!, s.params, `strategies[${i}].params`);
       }
+    } catch (e) {
+      if (e instanceof ConfigError && e.path.startsWith('--sweep')) throw e;
+      throw new ConfigError(`--sweep ${comboLabel(combo)}`, (e as Error).message, { cause: e });
     }
-  }
+  };
+  for (const axis of axes) for (const value of axis.values) await check([{ path: axis.path, value }]);
+  if (axes.length > 1) for (const combo of all) await check(combo);
   return all;
 }
 

@@ -7,6 +7,7 @@ import { prepareSweep } from '../../../src/app/sweep/run.ts';
 import { combinations, parseSweepArg } from '../../../src/app/sweep/spec.ts';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../../config/backtest.yaml');
+const TREND = resolve(import.meta.dirname, '../../../config/trend.yaml');
 
 describe('sweep values', () => {
   it('reads a list and a range, the range in exact decimal steps', () => {
@@ -68,5 +69,8 @@ describe('sweep paths', () => {
     await expect(prepareSweep(EXAMPLE, [parseSweepArg('backtest.queue.model=log,fifo')])).rejects.toThrow(/--sweep backtest.queue.model=fifo: backtest.queue/);
     await expect(prepareSweep(EXAMPLE, [parseSweepArg('backtest.speed=1,2')])).rejects.toThrow(/--sweep backtest.speed=1: backtest.speed: unknown key/);
     expect(await prepareSweep(EXAMPLE, [parseSweepArg('params.spreadTicks=4,6'), parseSweepArg('params.refreshMs=100..300:100')])).toHaveLength(6);
+    // Each value fits with the file's other (fast 3, slow 8); fast 7 with slow 6 does not.
+    await expect(prepareSweep(TREND, [parseSweepArg('params.fast=5,7'), parseSweepArg('params.slow=20,6')]))
+      .rejects.toThrow(/--sweep params.fast=7 params.slow=6: strategies\[0\].params.fast: fast must be below slow/);
   });
 });

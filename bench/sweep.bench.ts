@@ -44,7 +44,7 @@ export async function run(): Promise<void> {
     const timed = async (workers: number, out: string): Promise<[SweepResult, number, number]> => {
       const t0 = process.hrtime.bigint();
       const c0 = process.cpuUsage();
-      const r = await runSweep(combos, { configPath: CONFIG, axes: AXES, out: join(dir, out), rank: 'netPnl', workers });
+      const r = await runSweep(combos, { configPath: CONFIG, out: join(dir, out), rank: 'netPnl', workers });
       const c = process.cpuUsage(c0);
       return [r, Number(process.hrtime.bigint() - t0) / 1e9, (c.user + c.system) / 1e6];
     };

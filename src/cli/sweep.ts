@@ -26,16 +26,16 @@ export async function sweepCommand(args: SweepArgs): Promise<number> {
     const axes = args.sweep.map(parseSweepArg);
     const rank = rankMetric(args.rank ?? DEFAULT_RANK);
     const workers = args.workers === undefined ? undefined : workerCount(args.workers);
-    prepared = { axes, rank, workers, combos: await prepareSweep(args.config, axes) };
+    prepared = { rank, workers, combos: await prepareSweep(args.config, axes) };
   } catch (e) {
     stderr.write(`bhtrade backtest: ${args.config}: ${(e as Error).message}\n`);
     return e instanceof BhError && e.retry === 'config' ? 2 : 1;
   }
-  const { axes, rank, workers, combos } = prepared;
+  const { rank, workers, combos } = prepared;
   const out = args.out ?? `${defaultResultsDir(args.config, startedAt)}-sweep`;
   const t0 = performance.now();
   const result = await runSweep(combos, {
-    configPath: args.config, axes, out, rank,
+    configPath: args.config, out, rank,
     ...(workers === undefined ? {} : { workers }),
     ...(args.data === undefined ? {} : { data: args.data }),
     ...(args.from === undefined ? {} : { from: args.from }),

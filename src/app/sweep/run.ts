@@ -10,15 +10,14 @@ import { Piscina } from 'piscina';
 import { readYamlFile } from '../../core/config.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { loadStrategy, parseParams, type StrategyDefinition } from '../../strategy/index.ts';
-import { withValues } from './apply.ts';
 import { parseRunConfig } from '../config.ts';
+import { withValues } from './apply.ts';
 import { combinations, comboLabel, type Combination, type SweepAxis } from './spec.ts';
 import { runCombination, type ComboOutcome, type ComboTask } from './task.ts';
 import { rankRows, sweepCsv, type RankMetric, type SweepRow } from './table.ts';
 
 export interface SweepOptions {
   readonly configPath: string;
-  readonly axes: readonly SweepAxis[];
   /** The sweep's folder: sweep.csv and one results folder per combination. */
   readonly out: string;
   /** Worker threads; 0 runs the combinations in this process, one after another. Default: one per core. */
@@ -27,7 +26,6 @@ export interface SweepOptions {
   readonly data?: string;
   readonly from?: string;
   readonly to?: string;
-  readonly env?: NodeJS.ProcessEnv;
   /** Called as each combination ends (in the order they end). */
   readonly onDone?: (row: Omit<SweepRow, 'rank'>, done: number, total: number) => void;
 }

@@ -35,8 +35,8 @@ describe('sweep runs', () => {
     const axes = [parseSweepArg('params.spreadTicks=2,6'), parseSweepArg('params.refreshMs=100,300')];
     const combos = await prepareSweep(EXAMPLE, axes);
     const base = tmp();
-    const serial = await runSweep(combos, { configPath: EXAMPLE, axes, out: join(base, 's'), rank: 'netPnl', workers: 0, ...RANGE });
-    const parallel = await runSweep(combos, { configPath: EXAMPLE, axes, out: join(base, 'p'), rank: 'netPnl', workers: 2, ...RANGE });
+    const serial = await runSweep(combos, { configPath: EXAMPLE, out: join(base, 's'), rank: 'netPnl', workers: 0, ...RANGE });
+    const parallel = await runSweep(combos, { configPath: EXAMPLE, out: join(base, 'p'), rank: 'netPnl', workers: 2, ...RANGE });
     expect(serial.workers).toBe(0);
     expect(parallel.workers).toBe(2);
     expect(serial.failed + parallel.failed).toBe(0);
@@ -57,7 +57,7 @@ describe('sweep runs', () => {
     // The second start is after the data's end: that run fails, the first does not.
     const axes = [parseSweepArg('backtest.from=2024-08-08T23:54:14Z,2030-01-01T00:00:00Z'), parseSweepArg('params.spreadTicks=2,4')];
     const combos = await prepareSweep(EXAMPLE, axes);
-    const r = await runSweep(combos, { configPath: EXAMPLE, axes, out: tmp(), rank: 'netPnl', workers: 2, to: RANGE.to });
+    const r = await runSweep(combos, { configPath: EXAMPLE, out: tmp(), rank: 'netPnl', workers: 2, to: RANGE.to });
     expect(r.failed).toBe(2);
     expect(r.rows.slice(0, 2).map((x) => x.rank)).toEqual([1, 2]);
     for (const row of r.rows.slice(2)) {

@@ -135,4 +135,32 @@ describe('portfolio between snapshots, from the stream', () => {
     await x.ex.idle();
     expect(new Decimal(longQty()!).toFixed()).toBe(new Decimal((await venueLong())!).toFixed());
   });
+
+  it('spot balance events delivered late carry the venue time, so fills read after them still move them: totals equal the venue', async () => {
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const x = r;
+    const assets = ['BTC', 'USDT'];
+    const total = (b: Record<string, [string, string]>) => Object.fromEntries(Object.entries(b).map(([a, [free, locked]]) => [a, new Decimal(free).plus(locked).toFixed()]));
+    await setFaults(x.t, { userStreamDelayMs: 1500 });
+    const t0 = x.t.clock.now();
+    const taker = (side: 'BUY' | 'SELL') => ({
+      kind: 'placeSpot' as const, strategyId: 'mm', symbol: 'BTCUSDT', clientOrderId: x.ex.nextClientOrderId(), side, type: 'LIMIT' as const, price: '30000', quantity: '0.01', timeInForce: 'IOC' as const,
+    });
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
+    const buy = x.ex.submit(taker('BUY'));
+    expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && x.portfolio.pendingFills() === 1, 1000, 50)).toBe(true);
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
+    const sell = x.ex.submit(taker('SELL'));
+    expect(await until(x, () => statusOf(x.ex.order(sell)!) === 'FILLED' && x.portfolio.pendingFills() === 2, 1000, 50)).toBe(true);
+    expect(x.t.clock.now() - t0).toBeLessThan(1500);
+    // The buy's balance event (as the account stood after the buy) arrives after both fills were counted.
+    const stale = new Promise<void>((resolve) => {
+      const off = x.bus.subscribe('balance', (ev) => { if (ev.account === 'spot' && ev.asset === 'BTC') { off(); resolve(); } });
+    });
+    await x.t.clock.advance(t0 + 1500 - x.t.clock.now());
+    await stale;
+    await x.ex.idle();
+    expect(total(localSpot(x, assets))).toEqual(total(await venueSpot(x, assets)));
+  });
 });
+

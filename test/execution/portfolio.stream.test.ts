@@ -98,6 +98,9 @@ describe('portfolio between snapshots, from the stream', () => {
     });
     const x = r;
     const longQty = (): string | undefined => x.portfolio.view().positions.find((p) => p.symbol === symbol && p.side === 'LONG')?.qty;
+    const nextLongEvent = () => new Promise<PositionUpdateEvent>((resolve) => {
+      const off = x.bus.subscribe('position', (ev) => { if (ev.symbol === symbol && ev.side === 'LONG') { off(); resolve(ev); } });
+    });
     const venueLong = async (): Promise<string | undefined> => (await x.gateway.positions()).find((p) => p.symbol === symbol && p.side === 'LONG')?.position;
     expect(new Decimal(longQty()!).toFixed()).toBe('10');
     // Every user-stream frame now reaches the bot 1.5 s (of the shared virtual clock) after the venue sent it.
@@ -119,17 +122,13 @@ describe('portfolio between snapshots, from the stream', () => {
     expect(t1 - t0).toBeLessThan(1500);
     expect(await venueLong()).toBe('10');
     // The buy's frames arrive now (LONG 20 as it was then), the sell's not yet: the bot must still hold LONG 10.
-    const stale = new Promise<PositionUpdateEvent>((resolve) => {
-      const off = x.bus.subscribe('position', (ev) => { if (ev.symbol === symbol && ev.side === 'LONG') { off(); resolve(ev); } });
-    });
+    const stale = nextLongEvent();
     await x.t.clock.advance(t0 + 1500 - x.t.clock.now());
     expect(new Decimal((await stale).position).toFixed()).toBe('20');
     await x.ex.idle();
     expect(longQty()).toBe('10');
     // The sell's frames (LONG 10) arrive too: still LONG 10, as on the venue.
-    const fresh = new Promise<PositionUpdateEvent>((resolve) => {
-      const off = x.bus.subscribe('position', (ev) => { if (ev.symbol === symbol && ev.side === 'LONG') { off(); resolve(ev); } });
-    });
+    const fresh = nextLongEvent();
     await x.t.clock.advance(1500);
     expect(new Decimal((await fresh).position).toFixed()).toBe('10');
     await x.ex.idle();

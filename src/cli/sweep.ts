@@ -3,8 +3,8 @@ import { stderr, stdout } from 'node:process';
 import { BhError, ConfigError } from '../core/errors.ts';
 import { defaultResultsDir } from '../backtest/index.ts';
 import { prepareSweep, runSweep } from '../app/sweep/run.ts';
-import { comboLabel, parseSweepArg } from '../app/sweep/spec.ts';
-import { DEFAULT_RANK, rankMetric, sweepTable } from '../app/sweep/table.ts';
+import { comboLabel, parseSweepArg, type Combination } from '../app/sweep/spec.ts';
+import { DEFAULT_RANK, rankMetric, sweepTable, type RankMetric } from '../app/sweep/table.ts';
 
 /** The backtest command's arguments a sweep reads. */
 export interface SweepArgs {
@@ -21,7 +21,7 @@ export interface SweepArgs {
 /** Runs the sweep; returns the exit code: 0 all done, 1 when a combination failed, 2 for a bad --sweep, --workers or --rank. */
 export async function sweepCommand(args: SweepArgs): Promise<number> {
   const startedAt = new Date();
-  let prepared;
+  let prepared: { rank: RankMetric; workers: number | undefined; combos: Combination[] };
   try {
     const axes = args.sweep.map(parseSweepArg);
     const rank = rankMetric(args.rank ?? DEFAULT_RANK);

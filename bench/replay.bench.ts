@@ -6,7 +6,7 @@ import { EventBus } from '../src/bus/index.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { Rng } from '../src/core/random.ts';
 import { CatalogWriter, readCatalog } from '../src/data/catalog.ts';
-import { int32s, int64Numbers, nsMicros } from '../src/data/columns.ts';
+import { readColumns } from '../src/data/columns.ts';
 import { VERSION_SUFFIX_KEY } from '../src/data/import-bhtrade.ts';
 import { TableFileReader } from '../src/data/parquet.ts';
 import { replay } from '../src/data/replay.ts';
@@ -86,14 +86,17 @@ async function decodeOnly(dir: string): Promise<{ rate: number; cpuRate: number;
       ? ['ts_event', 'ts_local', 'side', 'price', 'qty', 'flags', 'sequence']
       : ['ts_event', 'ts_local', 'price', 'qty', 'aggressor', 'trade_id'];
     for (let g = 0; g < r.groupRows().length; g++) {
-      const c = await r.readGroup(g, cols);
+      const c = await readColumns(r, g, cols);
+      let n = 0;
       for (const name of cols) {
-        const col = c[name]!;
-        if (name.startsWith('ts_')) sink += nsMicros(col).us[0]!;
-        else if (name === 'side' || name === 'flags' || name === 'aggressor') sink += int32s(col)[0]!;
-        else sink += int64Numbers(col)[0]!;
+        if (name.startsWith('ts_')) {
+          const { us } = c.micros(name);
+          sink += us[0]!;
+          n = us.length;
+        } else if (name === 'side' || name === 'flags' || name === 'aggressor') sink += c.int32s(name)[0]!;
+        else sink += c.numbers(name)[0]!;
       }
-      rows += c['ts_local']!.length;
+      rows += n;
     }
   }
   const s = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -1,0 +1,196 @@
+/**
+ * The replay's book for depth batches: levels as integer ticks → lots, kept from snapshot and diff messages
+ * with the live LocalBook's rules (versions, stale and late diffs, crossed book, a bounded buffer while out
+ * of step), publishing each applied message as one DepthBatchEvent instead of a tuple and two strings per level.
+ */
+import { depthBatchEvent, type DepthBatchEvent } from '../model/events.ts';
+import { compareVersions, follows } from '../venue/local-book.ts';
+import { SIDE } from './tables.ts';
+
+/** One message's rows: side, price in ticks and quantity in lots, index for index. */
+export interface BatchRows {
+  readonly side: Int32Array;
+  readonly price: Float64Array;
+  readonly qty: Float64Array;
+}
+
+export interface TickBookOptions {
+  readonly symbol: string;
+  readonly tick: string;
+  readonly lot: string;
+  readonly contiguousVersions: boolean;
+  readonly publish: (ev: DepthBatchEvent) => void;
+  readonly onGap: (reason: string) => void;
+  /** Publish the whole book after every applied diff too (default false). */
+  readonly snapshotEveryUpdate?: boolean;
+  /** Diffs kept while waiting for a snapshot (default 1000, as LocalBook; older ones are dropped). */
+  readonly maxBuffered?: number;
+}
+
+/** One side's levels by price in ticks, with its best price kept as levels change (rescanned only after the best goes). */
+class TickSide {
+  readonly levels = new Map<number, number>();
+  private top = NaN;
+  private stale = false;
+
+  constructor(private readonly dir: 1 | -1) {}
+
+  set(price: number, lots: number): void {
+    if (lots === 0) {
+      if (this.levels.delete(price) && price === this.top) this.stale = true;
+      return;
+    }
+    this.levels.set(price, lots);
+    if (!this.stale && (Number.isNaN(this.top) || (this.dir > 0 ? price < this.top : price > this.top))) this.top = price;
+  }
+
+  clear(): void {
+    this.levels.clear();
+    this.top = NaN;
+    this.stale = false;
+  }
+
+  /** Returns the best price, NaN when the side is empty. */
+  best(): number {
+    if (this.stale) {
+      this.stale = false;
+      let top = NaN;
+      for (const k of this.levels.keys()) if (Number.isNaN(top) || (this.dir > 0 ? k < top : k > top)) top = k;
+      this.top = top;
+    }
+    return this.top;
+  }
+}
+
+interface Buffered {
+  readonly version: string;
+  readonly time: number;
+  readonly recvTs: number;
+  readonly rows: BatchRows;
+}
+
+/** A book for one symbol fed whole messages of rows; see the file comment. */
+export class TickBook {
+  private st: 'empty' | 'syncing' | 'synced' = 'empty';
+  private readonly bids = new TickSide(-1);
+  private readonly asks = new TickSide(1);
+  private ver: string | undefined;
+  private restTime = 0;
+  private lastFrom: 'snapshot' | 'diff' = 'snapshot';
+  private readonly buffer: Buffered[] = [];
+  private readonly maxBuffered: number;
+
+  constructor(private readonly o: TickBookOptions) {
+    this.maxBuffered = o.maxBuffered ?? 1000;
+  }
+
+  get state(): 'empty' | 'syncing' | 'synced' {
+    return this.st;
+  }
+
+  get version(): string | undefined {
+    return this.ver;
+  }
+
+  /** Marks the book out of step (a gap in the recording); diffs are buffered until the next snapshot. */
+  invalidate(): void {
+    if (this.st !== 'empty') this.st = 'syncing';
+  }
+
+  /** Replaces the book with a snapshot message (`version` undefined for a REST snapshot), publishes it, and applies the buffered diffs newer than it. */
+  applySnapshot(version: string | undefined, time: number, recvTs: number, rows: BatchRows): void {
+    this.bids.clear();
+    this.asks.clear();
+    this.setRows(rows);
+    this.ver = version;
+    this.restTime = version === undefined ? time : 0;
+    this.lastFrom = 'snapshot';
+    this.st = 'synced';
+    this.o.publish(this.batch(this.ver ?? `rest@${time}`, true, time, recvTs, rows));
+    const waiting = this.buffer.splice(0);
+    for (const w of waiting) {
+      if (this.st !== 'synced') {
+        this.buffer.push(w);
+        continue;
+      }
+      this.applyDiff(w.version, w.time, w.recvTs, w.rows);
+    }
+  }
+
+  /** Applies one diff message and publishes it; buffers it (copied) while out of step; reports a gap. */
+  applyDiff(version: string, time: number, recvTs: number, rows: BatchRows): void {
+    if (this.st !== 'synced') {
+      this.buffer.push({ version, time, recvTs, rows: { side: rows.side.slice(), price: rows.price.slice(), qty: rows.qty.slice() } });
+      if (this.buffer.length > this.maxBuffered) this.buffer.shift();
+      return;
+    }
+    if (this.ver === undefined) {
+      // On a REST snapshot (no version) a diff flushed before it is already inside it.
+      if (time < this.restTime) return;
+    } else {
+      const c = compareVersions(version, this.ver);
+      if (c <= 0) {
+        if (c < 0 && this.lastFrom === 'diff') this.gap(`diff ${version} arrived after ${this.ver}`);
+        return;
+      }
+      if (this.o.contiguousVersions && !follows(version, this.ver)) {
+        this.gap(`diff ${version} does not follow ${this.ver}`);
+        return;
+      }
+    }
+    this.setRows(rows);
+    this.ver = version;
+    this.lastFrom = 'diff';
+    const bb = this.bids.best();
+    const ba = this.asks.best();
+    if (bb >= ba) {
+      this.gap(`crossed after ${version}: bid ${bb} ≥ ask ${ba} ticks`);
+      return;
+    }
+    this.o.publish(this.batch(version, false, time, recvTs, rows));
+    if (this.o.snapshotEveryUpdate) this.o.publish(this.batch(version, true, time, recvTs, this.whole()));
+  }
+
+  /** Returns the whole book as rows, bids best first then asks best first. */
+  whole(): BatchRows {
+    const b = [...this.bids.levels.keys()].sort((x, y) => y - x);
+    const a = [...this.asks.levels.keys()].sort((x, y) => x - y);
+    const n = b.length + a.length;
+    const side = new Int32Array(n);
+    const price = new Float64Array(n);
+    const qty = new Float64Array(n);
+    let i = 0;
+    for (const p of b) {
+      side[i] = SIDE.BID;
+      price[i] = p;
+      qty[i++] = this.bids.levels.get(p)!;
+    }
+    for (const p of a) {
+      side[i] = SIDE.ASK;
+      price[i] = p;
+      qty[i++] = this.asks.levels.get(p)!;
+    }
+    return { side, price, qty };
+  }
+
+  /** Returns a batch event of `rows`. */
+  batch(version: string, snapshot: boolean, time: number, recvTs: number, rows: BatchRows): DepthBatchEvent {
+    return depthBatchEvent({
+      symbol: this.o.symbol, version, snapshot, tick: this.o.tick, lot: this.o.lot, side: rows.side, price: rows.price, qty: rows.qty, ts: time, recvTs,
+    });
+  }
+
+  private setRows(rows: BatchRows): void {
+    const { side, price, qty } = rows;
+    for (let i = 0; i < side.length; i++) {
+      const s = side[i]!;
+      if (s === SIDE.BID) this.bids.set(price[i]!, qty[i]!);
+      else if (s === SIDE.ASK) this.asks.set(price[i]!, qty[i]!);
+    }
+  }
+
+  private gap(reason: string): void {
+    this.st = 'syncing';
+    this.o.onGap(reason);
+  }
+}

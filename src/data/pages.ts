@@ -72,6 +72,8 @@ export async function decodeIntGroup(
   return out;
 }
 
+let scratch = new Uint8Array(1 << 20);
+
 /** Decodes the data pages of one column chunk. */
 function decodeChunk(bytes: Uint8Array, rows: number, int64: boolean, snappy: boolean): IntColumn {
   const off = new Float64Array(rows);
@@ -90,7 +92,9 @@ function decodeChunk(bytes: Uint8Array, rows: number, int64: boolean, snappy: bo
     }
     let data = body;
     if (snappy && v2.is_compressed) {
-      data = new Uint8Array(h.uncompressed_page_size);
+      // The page's bytes are read before the next page is: one buffer serves every page.
+      if (scratch.length < h.uncompressed_page_size) scratch = new Uint8Array(h.uncompressed_page_size);
+      data = scratch.subarray(0, h.uncompressed_page_size);
       snappyUncompress(body, data);
     }
     const count = v2.num_values;

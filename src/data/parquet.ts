@@ -57,16 +57,34 @@ export class TableFileWriter {
     this.writer.write({
       columnData: cols.map((c, i) => {
         const col = this.buf.columns[i]!;
+        if (Array.isArray(col)) return { name: c.name, data: col.slice(0, n) };
         // Integers delta-packed: sorted times, prices near each other and flags shrink to a few bits a row,
         // and decode without a dictionary lookup (pages.ts reads them straight into numbers).
-        return Array.isArray(col)
-          ? { name: c.name, data: col.slice(0, n) }
-          : { name: c.name, data: col.subarray(0, n), encoding: 'DELTA_BINARY_PACKED' as const };
+        const data = col.subarray(0, n);
+        if (c.name.startsWith('ts_')) return { name: c.name, data, encoding: 'DELTA_BINARY_PACKED' as const };
+        // Other int64 columns that fit 32 bits go to the writer as numbers (its bigint path costs ~5× more);
+        // their min/max statistics, which it would write from numbers, are left out (times keep theirs).
+        const small = c.type === 'INT64' ? asInt32(data) : undefined;
+        return small
+          ? { name: c.name, data: small, encoding: 'DELTA_BINARY_PACKED' as const, statistics: false }
+          : { name: c.name, data, encoding: 'DELTA_BINARY_PACKED' as const };
       }),
       rowGroupSize: n,
     });
     this.buf.clear();
   }
+}
+
+/** Returns an int column as an Int32Array when every value fits 32 bits, else undefined. */
+function asInt32(col: BigInt64Array | Int32Array): Int32Array | undefined {
+  if (col instanceof Int32Array) return col;
+  const out = new Int32Array(col.length);
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i]!;
+    if (v > 2147483647n || v < -2147483648n) return undefined;
+    out[i] = Number(v);
+  }
+  return out;
 }
 
 /** The decoded columns of one row group, by column name: int64 as BigInt64Array (or bigint[]), int32 as numbers, strings as strings. */

@@ -27,39 +27,132 @@ export interface TickBookOptions {
   readonly maxBuffered?: number;
 }
 
-/** One side's levels by price in ticks, with its best price kept as levels change (rescanned only after the best goes). */
-class TickSide {
-  readonly levels = new Map<number, number>();
+const EMPTY = NaN;
+/** Ticks behind a removed best that are looked up one by one before the whole side is scanned. */
+const NEAR_TICKS = 64;
+const GONE = -Infinity;
+
+/**
+ * One side's levels: price in ticks → lots in an open-addressing table of doubles (linear probing,
+ * removed slots marked and swept on growth), a few times cheaper per change than a Map; the best
+ * price is kept as levels change and rescanned only after the best goes.
+ */
+export class TickSide {
+  private keys: Float64Array;
+  private vals: Float64Array;
+  private mask: number;
+  /** Live levels, and slots used (live or removed): the table grows or sweeps at half full. */
+  size = 0;
+  private used = 0;
   private top = NaN;
   private stale = false;
 
-  constructor(private readonly dir: 1 | -1) {}
+  constructor(private readonly dir: 1 | -1, capacity = 1024) {
+    this.keys = new Float64Array(capacity).fill(EMPTY);
+    this.vals = new Float64Array(capacity);
+    this.mask = capacity - 1;
+  }
 
+  /** Sets the level at `price` to `lots` (0 removes it). */
   set(price: number, lots: number): void {
-    if (lots === 0) {
-      if (this.levels.delete(price) && price === this.top) this.stale = true;
-      return;
+    const keys = this.keys;
+    const mask = this.mask;
+    let i = slotOf(price) & mask;
+    let free = -1;
+    for (;;) {
+      const k = keys[i]!;
+      if (k === price) {
+        if (lots === 0) {
+          keys[i] = GONE;
+          this.size -= 1;
+          if (price === this.top) this.stale = true;
+        } else this.vals[i] = lots;
+        return;
+      }
+      if (k !== k) break; // EMPTY (NaN): the price is not here
+      if (k === GONE && free < 0) free = i;
+      i = (i + 1) & mask;
     }
-    this.levels.set(price, lots);
-    if (!this.stale && (Number.isNaN(this.top) || (this.dir > 0 ? price < this.top : price > this.top))) this.top = price;
+    if (lots === 0) return;
+    if (free >= 0) i = free;
+    else this.used += 1;
+    keys[i] = price;
+    this.vals[i] = lots;
+    this.size += 1;
+    // While the best is gone every level lies behind the old best: one added ahead of it is the new best.
+    if (Number.isNaN(this.top) || (this.dir > 0 ? price <= this.top : price >= this.top)) {
+      this.top = price;
+      this.stale = false;
+    }
+    if (this.used * 2 > keys.length) this.rehash(this.size * 4 > keys.length ? keys.length * 2 : keys.length);
+  }
+
+  /** Returns the lots at `price` (0 when there is no level). */
+  get(price: number): number {
+    const keys = this.keys;
+    for (let i = slotOf(price) & this.mask; ; i = (i + 1) & this.mask) {
+      const k = keys[i]!;
+      if (k === price) return this.vals[i]!;
+      if (k !== k) return 0;
+    }
   }
 
   clear(): void {
-    this.levels.clear();
+    this.keys.fill(EMPTY);
+    this.size = 0;
+    this.used = 0;
     this.top = NaN;
     this.stale = false;
   }
 
-  /** Returns the best price, NaN when the side is empty. */
+  /** Returns the prices of the levels, in no order. */
+  prices(): number[] {
+    const out: number[] = [];
+    for (const k of this.keys) if (k === k && k !== GONE) out.push(k);
+    return out;
+  }
+
+  /** Returns the best price, NaN when the side is empty (after the best went: the next tick behind it that holds a level, or a scan). */
   best(): number {
     if (this.stale) {
       this.stale = false;
+      for (let k = 1; k <= NEAR_TICKS; k++) {
+        const p = this.top + this.dir * k;
+        if (this.get(p) !== 0) {
+          this.top = p;
+          return p;
+        }
+      }
       let top = NaN;
-      for (const k of this.levels.keys()) if (Number.isNaN(top) || (this.dir > 0 ? k < top : k > top)) top = k;
+      for (const k of this.keys) if (k === k && k !== GONE && (top !== top || (this.dir > 0 ? k < top : k > top))) top = k;
       this.top = top;
     }
     return this.top;
   }
+
+  private rehash(capacity: number): void {
+    const keys = this.keys;
+    const vals = this.vals;
+    this.keys = new Float64Array(capacity).fill(EMPTY);
+    this.vals = new Float64Array(capacity);
+    this.mask = capacity - 1;
+    this.used = 0;
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j]!;
+      if (k !== k || k === GONE) continue;
+      let i = slotOf(k) & this.mask;
+      while (this.keys[i] === this.keys[i]) i = (i + 1) & this.mask;
+      this.keys[i] = k;
+      this.vals[i] = vals[j]!;
+      this.used += 1;
+    }
+  }
+}
+
+/** Returns a well-mixed 32-bit hash of an integer price (prices of one book are close together). */
+function slotOf(price: number): number {
+  const h = Math.imul((price | 0) ^ Math.imul((price / 4294967296) | 0, 0x85ebca6b), 0x9e3779b1);
+  return h ^ (h >>> 16);
 }
 
 interface Buffered {
@@ -153,8 +246,8 @@ export class TickBook {
 
   /** Returns the whole book as rows, bids best first then asks best first. */
   whole(): BatchRows {
-    const b = [...this.bids.levels.keys()].sort((x, y) => y - x);
-    const a = [...this.asks.levels.keys()].sort((x, y) => x - y);
+    const b = this.bids.prices().sort((x, y) => y - x);
+    const a = this.asks.prices().sort((x, y) => x - y);
     const n = b.length + a.length;
     const side = new Int32Array(n);
     const price = new Float64Array(n);
@@ -163,12 +256,12 @@ export class TickBook {
     for (const p of b) {
       side[i] = SIDE.BID;
       price[i] = p;
-      qty[i++] = this.bids.levels.get(p)!;
+      qty[i++] = this.bids.get(p);
     }
     for (const p of a) {
       side[i] = SIDE.ASK;
       price[i] = p;
-      qty[i++] = this.asks.levels.get(p)!;
+      qty[i++] = this.asks.get(p);
     }
     return { side, price, qty };
   }

@@ -1,8 +1,6 @@
-/**
- * A focused decoder for the integer columns our own writer emits (REQUIRED INT32/INT64, DATA_PAGE_V2,
- * PLAIN or DELTA_BINARY_PACKED, snappy or uncompressed) straight into numbers, with no bigint per value;
- * anything else (dictionary pages, strings, other writers' files) is left to hyparquet by the caller.
- */
+/** Decodes the integer columns our own Parquet writer emits straight into numbers, with no bigint per value. */
+// Handled: REQUIRED INT32/INT64 columns in DATA_PAGE_V2 pages, PLAIN or DELTA_BINARY_PACKED, snappy or
+// uncompressed. Anything else (dictionary pages, strings, other writers' files) is left to hyparquet.
 import { snappyUncompress, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 
@@ -206,6 +204,7 @@ function deltaPacked(c: Cursor, count: number, out: Float64Array, at: number, or
   if (miniblocks === 0 || blockSize % miniblocks !== 0) throw new Unsupported('bad block layout');
   const o = originOf(first, origin);
   const perMini = blockSize / miniblocks;
+  if (perMini % 8 !== 0) throw new Unsupported('miniblocks not a whole number of bytes');
   const b = c.b;
   let cur = startOf(first, o);
   if (count > 0) out[at] = cur;

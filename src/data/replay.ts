@@ -23,7 +23,8 @@ import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from '
 // Books: each symbol's depth rows go through the live client's LocalBook, which publishes the
 // depthSnapshot and depthUpdate events a live subscriber gets; a gap flag invalidates it as a lost diff would live.
 // Speed: the book is handed each level's price in ticks beside its text (no parsing back), rows are
-// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches.
+// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches. In batch mode
+// (depth: 'batches') a message's rows go whole to a TickBook and out as typed-array views: no string per level.
 
 export interface ReplayOptions {
   /** The catalog folder. */

@@ -1,8 +1,6 @@
-/**
- * The replay's book for depth batches: levels as integer ticks → lots, kept from snapshot and diff messages
- * with the live LocalBook's rules (versions, stale and late diffs, crossed book, a bounded buffer while out
- * of step), publishing each applied message as one DepthBatchEvent instead of a tuple and two strings per level.
- */
+/** The replay's book for depth batches: integer ticks → lots, kept by the live LocalBook's rules, one event per message. */
+// The rules: versions, stale and late diffs, a crossed book is a gap, a bounded buffer while out of step.
+// Each applied message is published as one DepthBatchEvent instead of a tuple and two strings per level.
 import { depthBatchEvent, type DepthBatchEvent } from '../model/events.ts';
 import { compareVersions, follows } from '../venue/local-book.ts';
 import { SIDE } from './tables.ts';

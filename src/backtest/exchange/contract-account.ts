@@ -30,6 +30,8 @@ export interface ContractAccountOptions {
   readonly balance: string;
   /** Maker and taker fee rates (default: the venue's contract defaults). */
   readonly fees?: FeeRates;
+  /** Called after a change no order report carries: a funding settlement or a liquidation. */
+  readonly onChange?: () => void;
 }
 
 /** Where funding rates come from: recorded per interval start, or configured. */
@@ -153,17 +155,21 @@ export class ContractAccount implements ExchangeAccount {
     this.liquidations.push(...done);
     // A liquidation loses the position's margin: the trip ends with that loss.
     for (const l of done) this.trips.realize(fmtAmount(-l.margin));
-    if (done.length > 0) this.trips.positionAfter(this.netPosition());
+    if (done.length > 0) {
+      this.trips.positionAfter(this.netPosition());
+      this.o.onChange?.();
+    }
     return done.map((l) => l.side);
   }
 
-  /** Starts funding at each 8-hour boundary of the clock, at `rate(intervalStart)` and the latest mark. */
-  startFunding(rate: FundingRateSource): void {
+  /** Starts funding at each 8-hour boundary of the clock (the venue's, 04:00, 12:00 and 20:00 UTC, unless `offsetMs` from midnight says otherwise), at `rate(intervalStart)` and the latest mark. */
+  startFunding(rate: FundingRateSource, offsetMs?: number): void {
     if (this.schedule) return;
     this.schedule = new FundingSchedule(this.o.clock, this.positions, new IndexPrices(this.o.clock), {
       rate: (_symbol, start) => toAmount(rate(start), 'fundingRate'),
       mark: () => this.mark,
     }, {
+      ...(offsetMs === undefined ? {} : { offsetMs }),
       onSettled: (_symbol, result) => {
         for (const p of result.payments) {
           if (p.accountId !== this.accountId) continue;
@@ -171,9 +177,15 @@ export class ContractAccount implements ExchangeAccount {
           else this.fundingReceived += p.amount;
           this.trips.realize(fmtAmount(p.amount));
         }
+        this.o.onChange?.();
       },
     });
     this.schedule.start();
+  }
+
+  /** Returns the latest mark price (undefined before the first). */
+  markPrice(): Amount | undefined {
+    return this.mark;
   }
 
   /** Returns the funding settlements so far. */

@@ -122,6 +122,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
+  // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
+  if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
   // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
   const main: RunMarket | undefined = markets[0];
@@ -218,8 +220,9 @@ class Recorder {
     this.fills.push({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker });
     const v = m.value(f);
     this.metricsFills.push({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
-    // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it.
-    this.position = f.side.startsWith('BUY') ? this.position.plus(f.qty) : this.position.minus(f.qty);
+    // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
+    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? new Decimal(f.qty).minus(f.fee) : new Decimal(f.qty);
+    this.position = f.side.startsWith('BUY') ? this.position.plus(got) : this.position.minus(got);
     this.positions.push({ time: f.time, position: this.position.toFixed() });
   }
 

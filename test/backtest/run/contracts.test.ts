@@ -102,8 +102,13 @@ describe('bhtrade backtest with contracts', () => {
     const last = hold.seen.at(-1)!;
     expect(last.net).toBe('1000');
     expect(last.positions).toEqual([{ symbol: 'BTCUSD-PERP', side: 'LONG', quantity: '1000', avgPrice: '50000' }]);
+    // Its PnL in BTC: the fee paid, nothing unrealized at the entry price.
+    expect(last.pnl).toEqual({ asset: 'BTC', realizedGross: '0', fees: '0.001', realized: '-0.001', unrealized: '0' });
     // The contract account: 0.2 BTC held as the position's margin, the rest free.
     expect(last.balance).toEqual({ free: '0.7985', locked: '0.2' });
+    // A configured rate replaces the recorded ones for every interval: 3 × 2 × 0.0001 paid.
+    const fixed = await run(data, INVERSE, { side: 'LONG', quantity: '1000', leverage: '10' }, { balances: { BTC: '1' }, fees: { maker: '0', taker: '0.0005' }, funding: { rate: '0.0001' } }, { from: D, to: D + 25 * H });
+    expect([fixed.r.results.metrics.fundingPaid, fixed.r.results.metrics.fundingReceived]).toEqual(['0.0006', '0']);
   }, 60_000);
 
   it('liquidates an inverse long when the recorded mark reaches its flp, not a tick before', async () => {
@@ -141,7 +146,9 @@ describe('bhtrade backtest with contracts', () => {
     expect(r.results.fills.map((f) => [f.side, f.price, f.qty, f.fee, f.feeAsset])).toEqual([['BUY_OPEN', '50000', '2', '50', 'USDT'], ['SELL_CLOSE', '51000', '2', '51', 'USDT']]);
     expect([m.netPnl, m.fees, m.trades, m.winRate]).toEqual(['1899', '101', 1, 1]);
     expect(r.results.equity.at(-1)!.equity).toBe('101899');
+    // The strategy's own PnL, in the margin token: 2,000 gross, 101 of fees.
     expect(hold.seen.at(-1)!.net).toBe('0');
+    expect(hold.seen.at(-1)!.pnl).toEqual({ asset: 'USDT', realizedGross: '2000', fees: '101', realized: '1899', unrealized: '0' });
   }, 60_000);
 
   it('runs the trend follower on the real COIN-M BTCUSD_PERP sample end to end, byte-identical twice', async () => {

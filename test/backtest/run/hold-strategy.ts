@@ -4,7 +4,7 @@ import { defineStrategy, z, type DepthSnapshotEvent } from 'bhtrade';
 /** What the strategy saw through ctx.portfolio. */
 export interface Hold {
   /** Each snapshot of its positions and book taken on a book event after the open filled, and at stop. */
-  seen: { time: number; positions: unknown; net: string; balance: unknown }[];
+  seen: { time: number; positions: unknown; net: string; balance: unknown; pnl: { asset: string; realizedGross: string; fees: string; realized: string; unrealized: string } }[];
   rejected: string[];
 }
 
@@ -30,7 +30,8 @@ export default defineStrategy({
     let sent = false;
     let closed = false;
     const look = (): void => {
-      h.seen.push({ time: ctx.clock.now(), positions: ctx.portfolio.positions(symbol), net: ctx.portfolio.book(symbol).net, balance: ctx.portfolio.balance(p.asset, 'contract') });
+      const { asset, realizedGross, fees, realized, unrealized } = ctx.portfolio.pnl();
+      h.seen.push({ time: ctx.clock.now(), positions: ctx.portfolio.positions(symbol), net: ctx.portfolio.book(symbol).net, balance: ctx.portfolio.balance(p.asset, 'contract'), pnl: { asset, realizedGross, fees, realized, unrealized } });
     };
     const send = (book: DepthSnapshotEvent, open: boolean): void => {
       const buy = (p.side === 'LONG') === open;

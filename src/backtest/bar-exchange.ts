@@ -90,6 +90,11 @@ export class BarExchange {
     this.keepFinished = o.keepFinished ?? 10_000;
   }
 
+  /** Returns how many orders the exchange remembers (open and recently finished). */
+  get remembered(): number {
+    return this.byClientId.size;
+  }
+
   /** Returns the last price the path reached, ticks. */
   get lastPrice(): number | undefined {
     return this.last;

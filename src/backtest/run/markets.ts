@@ -14,7 +14,7 @@ import { BarExchange } from '../bar-exchange.ts';
 import type { Bar } from '../bars.ts';
 import { ContractAccount } from '../exchange/contract-account.ts';
 import { BacktestExchange } from '../exchange/exchange.ts';
-import { linkLatency } from '../exchange/latency.ts';
+import { linkLatency, type LatencyModel } from '../exchange/latency.ts';
 import type { QueueModel } from '../exchange/queue.ts';
 import { SpotAccount } from '../exchange/spot-account.ts';
 import type { ExecutionReport } from '../exchange/types.ts';
@@ -55,7 +55,7 @@ export interface RunMarket extends GatewayMarket {
   readonly trips: RoundTrips;
   /** Returns the price equity is marked at, ticks: the recorded mid (else last trade) in L2, the path's last price in bars; a contract's mark where it has one. */
   markTicks(): number | undefined;
-  /** Returns mark-to-market equity in `currency` at `markTicks`. */
+  /** Returns mark-to-market equity in `currency`: a spot account's at `markTicks`, a contracts account's at its own mark. */
   equity(markTicks: number): Amount;
   /** Returns a fill's traded value and fee in `currency`. */
   value(f: { side: string; price: string; qty: string; fee: string }): { notional: string; fee: string };
@@ -92,13 +92,14 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
     out.push(contractMarket(inst, account, exchange));
   }
   return out;
+}
 
-  function exchangeOf(st: MarketSettings, inst: SimInstrument, account: SpotAccount | ContractAccount, latency: ReturnType<typeof linkLatency>, onReport: (r: ExecutionReport) => void, markFromMid: boolean): BacktestExchange | BarExchange {
-    if (st.mode === 'bars') {
-      return new BarExchange({ clock: st.clock, inst, latency, account, onReport, ...(st.onBarClose ? { onClose: (bar: Bar) => st.onBarClose!(inst.symbol, bar) } : {}) });
-    }
-    return new BacktestExchange({ clock: st.clock, inst, queue: st.queue, account, latency, onReport, markFromMid });
+/** Returns the exchange of one market: the recorded L2 book, or the bar path in bar mode. */
+function exchangeOf(s: MarketSettings, inst: SimInstrument, account: SpotAccount | ContractAccount, latency: LatencyModel, onReport: (r: ExecutionReport) => void, markFromMid: boolean): BacktestExchange | BarExchange {
+  if (s.mode === 'bars') {
+    return new BarExchange({ clock: s.clock, inst, latency, account, onReport, ...(s.onBarClose ? { onClose: (bar: Bar) => s.onBarClose!(inst.symbol, bar) } : {}) });
   }
+  return new BacktestExchange({ clock: s.clock, inst, queue: s.queue, account, latency, onReport, markFromMid });
 }
 
 /** Returns the recorded funding rates of a contract by interval start (ms). */

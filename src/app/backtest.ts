@@ -24,6 +24,7 @@ import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts
 import { catalogHistory } from '../backtest/run/history.ts';
 import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
 import type { ReplayStats } from '../data/replay.ts';
+import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
 import { parseTime, type LoadedConfig } from './config.ts';
 import { feedSource, makeSubmit } from './submit.ts';
@@ -67,7 +68,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
   for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
-  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to, bt.mode === 'bars' ? 'klines' : 'book_deltas');
+  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
   const mode = modeOf(bt.mode, index, replayed, range);
   const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
@@ -238,11 +239,11 @@ class Recorder {
   }
 }
 
-/** Returns the local-time range of a backtest in epoch ms: the given times, else the replayed symbols' book data (klines in bar mode), else all their data. */
-function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined, table: 'book_deltas' | 'klines'): { from: number; to: number } {
+/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
+function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
-  const book = files.filter((f) => f.table === table);
-  const base = book.length > 0 ? book : files;
+  const table = tables.find((t) => files.some((f) => f.table === t));
+  const base = table === undefined ? files : files.filter((f) => f.table === table);
   if (base.length === 0) throw new ConfigError('backtest.data', `the catalog holds no data of ${symbols.join(', ')}`);
   const ms = (ns: string): number => Number(BigInt(ns) / 1_000_000n);
   const f = from !== undefined ? parseTime(from) : Math.min(...base.map((x) => ms(x.firstNs)));

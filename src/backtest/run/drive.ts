@@ -164,6 +164,8 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
       // A recorded index of a contract is its mark (as the portfolio takes it): funding and liquidation follow it.
       if (m.inst.contract) ex.onRecorded({ kind: 'mark', time, price: ev.index });
       return;
+    // drive asks the replay for levels, never for batches.
+    case 'depthBatch':
     case 'kline':
     case 'ticker':
     case 'funding':

@@ -10,11 +10,11 @@ import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { readCatalog, type CatalogIndex } from '../data/catalog.ts';
 import { replay } from '../data/replay.ts';
-import type { BusEvent, Level } from '../model/index.ts';
+import type { BusEvent } from '../model/index.ts';
 import { BacktestExchange } from '../backtest/exchange/exchange.ts';
 import { constantLatency } from '../backtest/exchange/latency.ts';
 import { riskAverse } from '../backtest/exchange/queue.ts';
-import type { BookSide, ExecutionReport, OrderRequest, OrderSide, OrderType, TimeInForce } from '../backtest/exchange/types.ts';
+import type { BookSide, ExecutionReport, OrderRequest, OrderSide, OrderType, RecordedEvent, TimeInForce } from '../backtest/exchange/types.ts';
 import type { BookSide as EngineSide } from '../sim/book/order-book.ts';
 import type { ExternalMarket } from '../sim/engine/external.ts';
 import type { SimInstrument } from '../sim/engine/instruments.ts';
@@ -51,6 +51,52 @@ function startNs(from: string | undefined, index: CatalogIndex, symbols: readonl
   if (from !== undefined) return BigInt(Date.parse(from)) * 1_000_000n;
   const firsts = index.files.filter((f) => f.table === 'book_deltas' && symbols.includes(f.symbol)).map((f) => BigInt(f.firstNs));
   return firsts.length === 0 ? undefined : firsts.reduce((a, b) => (b < a ? b : a));
+}
+
+/**
+ * Returns the exchange's recorded events of one replayed market event at `time`: a book snapshot
+ * removes the levels it does not hold (`levels` lists a side's current prices) and sets the others,
+ * a diff sets its levels, a trade is a trade. Prices and sizes the instrument cannot hold are skipped.
+ */
+export function recordedEvents(ev: BusEvent, inst: SimInstrument, levels: (side: BookSide) => readonly number[], time: number): RecordedEvent[] {
+  const out: RecordedEvent[] = [];
+  switch (ev.kind) {
+    case 'depthSnapshot':
+    case 'depthUpdate':
+      for (const side of [0, 1] as const) {
+        const list = side === 0 ? ev.bids : ev.asks;
+        if (ev.kind === 'depthSnapshot') {
+          const keep = new Set(list.map((l) => decimalUnits(l[0], inst.tick)));
+          for (const p of levels(side)) if (!keep.has(p)) out.push({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
+        }
+        for (const l of list) {
+          const priceTicks = decimalUnits(l[0], inst.tick);
+          const lots = decimalUnits(l[1], inst.step);
+          if (priceTicks > 0 && lots >= 0) out.push({ kind: 'depth', time, side, priceTicks, lots });
+        }
+      }
+      return out;
+    case 'trade': {
+      const priceTicks = decimalUnits(ev.price, inst.tick);
+      const lots = decimalUnits(ev.qty, inst.step);
+      if (priceTicks > 0 && lots > 0) out.push({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
+      return out;
+    }
+    case 'kline':
+    case 'ticker':
+    case 'index':
+    case 'funding':
+    case 'order':
+    case 'position':
+    case 'balance':
+    case 'connection':
+    case 'reconnected':
+      return out;
+    default: {
+      const never: never = ev;
+      throw new Error(`unknown event ${String(never)}`);
+    }
+  }
 }
 
 /**
@@ -214,7 +260,8 @@ export class ReplayMarket {
   private read(ev: BusEvent, localUs: number): void {
     this.firstUs ??= localUs;
     this.evs.push(ev);
-    this.due.push(this.startMs + (localUs - this.firstUs) / 1000 / this.cfg.speed);
+    // Whole ms, as the venue stamps everything it serves; never before the event's own time.
+    this.due.push(this.startMs + Math.ceil((localUs - this.firstUs) / 1000 / this.cfg.speed));
     const last = this.due[this.due.length - 1]!;
     if (this.waiters.length > 0) {
       const keep = this.waiters.filter((w) => w.t >= last);
@@ -232,68 +279,26 @@ export class ReplayMarket {
       return;
     }
     for (const r of this.symbols.values()) {
-      for (const side of [0, 1] as const) for (const p of [...r.exchange.book.levels(side)]) this.setLevel(r, side, p, 0);
+      for (const side of [0, 1] as const) {
+        for (const p of [...r.exchange.book.levels(side)]) {
+          r.market.setLevel(side, p, 0);
+          r.exchange.onRecorded({ kind: 'depth', time: this.clock.now(), side, priceTicks: p, lots: 0 });
+        }
+      }
     }
     this.startPass();
   }
 
   private apply(ev: BusEvent): void {
-    switch (ev.kind) {
-      case 'depthSnapshot':
-      case 'depthUpdate': {
-        const r = this.symbols.get(ev.symbol);
-        if (!r) return;
-        if (ev.kind === 'depthSnapshot') {
-          // A snapshot replaces the book: levels it does not hold are gone.
-          for (const side of [0, 1] as const) {
-            const keep = new Set((side === 0 ? ev.bids : ev.asks).map((l) => decimalUnits(l[0], r.inst.tick)));
-            for (const p of [...r.exchange.book.levels(side)]) if (!keep.has(p)) this.setLevel(r, side, p, 0);
-          }
-        }
-        this.setLevels(r, 0, ev.bids);
-        this.setLevels(r, 1, ev.asks);
-        return;
-      }
-      case 'trade': {
-        const r = this.symbols.get(ev.symbol);
-        if (!r) return;
-        const priceTicks = decimalUnits(ev.price, r.inst.tick);
-        const lots = decimalUnits(ev.qty, r.inst.step);
-        if (priceTicks <= 0 || lots <= 0) return;
-        const takerBuy = ev.takerSide === 'BUY';
-        r.market.trade(priceTicks, lots, takerBuy);
-        r.exchange.onRecorded({ kind: 'trade', time: this.clock.now(), priceTicks, lots, takerSide: takerBuy ? 0 : 1 });
-        return;
-      }
-      case 'kline':
-      case 'ticker':
-      case 'index':
-      case 'funding':
-      case 'order':
-      case 'position':
-      case 'balance':
-      case 'connection':
-      case 'reconnected':
-        return;
-      default: {
-        const never: never = ev;
-        throw new Error(`unknown event ${String(never)}`);
-      }
+    if (ev.kind !== 'depthSnapshot' && ev.kind !== 'depthUpdate' && ev.kind !== 'trade') return;
+    const r = this.symbols.get(ev.symbol);
+    if (!r) return;
+    for (const x of recordedEvents(ev, r.inst, (side) => r.exchange.book.levels(side), this.clock.now())) {
+      if (x.kind === 'depth') r.market.setLevel(x.side as EngineSide, x.priceTicks, x.lots);
+      else if (x.kind === 'trade') r.market.trade(x.priceTicks, x.lots, x.takerSide === 0);
+      // The engine shows the recording (what the bot sees); the exchange holds it under the bot's orders (what they meet).
+      r.exchange.onRecorded(x);
     }
-  }
-
-  private setLevels(r: Replayed, side: BookSide, levels: readonly Level[]): void {
-    for (const l of levels) {
-      const priceTicks = decimalUnits(l[0], r.inst.tick);
-      const lots = decimalUnits(l[1], r.inst.step);
-      if (priceTicks > 0 && lots >= 0) this.setLevel(r, side, priceTicks, lots);
-    }
-  }
-
-  /** Sets one recorded level on the engine's book (what the bot sees) and the exchange's (what its orders meet). */
-  private setLevel(r: Replayed, side: BookSide, priceTicks: number, lots: number): void {
-    r.market.setLevel(side as EngineSide, priceTicks, lots);
-    r.exchange.onRecorded({ kind: 'depth', time: this.clock.now(), side, priceTicks, lots });
   }
 
   /** Ends in the engine what the exchange ended: an unfilled remainder, a refusal, a market buy whose amount is spent. */

@@ -1,7 +1,13 @@
 // Paper trading on a real recording: the committed Binance sample replayed by the simulated venue (market: replay) reaches a bot over REST and the market WebSocket as the same book, level by level, as a direct replay of the catalog.
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { ReplayMarket } from '../../src/app/replay-market.ts';
+import { recordedEvents, ReplayMarket } from '../../src/app/replay-market.ts';
+import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
+import { constantLatency } from '../../src/backtest/exchange/latency.ts';
+import { riskAverse } from '../../src/backtest/exchange/queue.ts';
+import type { ExecutionReport } from '../../src/backtest/exchange/types.ts';
+import { Decimal } from '../../src/core/fixed.ts';
+import { decimalUnits } from '../../src/sim/engine/units.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { replay } from '../../src/data/replay.ts';
@@ -26,6 +32,11 @@ async function waitFor(what: string, probe: () => boolean, maxWallMs = 60_000): 
     if (performance.now() - start > maxWallMs) throw new Error(`${what}: not seen`);
     await new Promise<void>((r) => setImmediate(r));
   }
+}
+
+/** Returns when a recorded event is due on the venue's clock at speed 1: its offset from the first event, in whole ms (rounded up), after T0. */
+function dueOf(us: number, firstUs: number): number {
+  return T0 + Math.ceil((us - firstUs) / 1000);
 }
 
 /** The recording read straight from the catalog: each BTCUSDT event with its receive time (µs). */
@@ -102,8 +113,8 @@ describe('paper trading on the committed recording', () => {
     for (let t = T0 + 3000; T0 + (endUs - firstUs) / 1000 + 3000 > t; t += 3000) {
       await market.readThrough(t);
       await clock.advanceTo(t);
-      // The recorded events the venue's clock has reached: due at T0 + (receive time − first receive time), speed 1.
-      while (next < recording.length && T0 + (recording[next]!.us - firstUs) / 1000 <= t) direct.apply(recording[next++]!.ev);
+      // The recorded events the venue's clock has reached: due at T0 + (receive time − first receive time) in whole ms, speed 1.
+      while (next < recording.length && dueOf(recording[next]!.us, firstUs) <= t) direct.apply(recording[next++]!.ev);
       const want = { bids: direct.top(0, LEVELS), asks: direct.top(1, LEVELS) };
       const got = await rest!.depth({ symbol: 'BTCUSDT', limit: LEVELS });
       expect({ at: t, bids: got.bids, asks: got.asks }).toEqual({ at: t, ...want });
@@ -111,10 +122,130 @@ describe('paper trading on the committed recording', () => {
       await waitFor(`the bot's book at ${t}`, () => JSON.stringify(book.bids(LEVELS)) === JSON.stringify(want.bids) && JSON.stringify(book.asks(LEVELS)) === JSON.stringify(want.asks), 30_000)
         .catch(() => expect({ at: t, bids: book.bids(LEVELS), asks: book.asks(LEVELS) }).toEqual({ at: t, ...want }));
       compared++;
-      if (process.env.DBG) console.log(t - T0, next, want.bids.length, want.asks.length, want.bids[0], want.asks[0], book.stats());
     }
     expect(next).toBe(recording.length);
     expect(compared).toBeGreaterThanOrEqual(39);
     expect(book.stats().gaps).toBe(0);
+  });
+});
+
+/** Moves the venue's clock to `t`, a second at a time, each step only once the recording through it has been read. */
+async function advanceReplay(clock: VirtualClock, market: ReplayMarket, t: number): Promise<void> {
+  while (clock.now() < t) {
+    const next = Math.min(t, clock.now() + 1000);
+    await market.readThrough(next);
+    await clock.advanceTo(next);
+  }
+}
+
+/** Returns a balance of the paper account as exact decimals. */
+async function balance(asset: string): Promise<{ free: Decimal; locked: Decimal }> {
+  const b = (await rest!.spotAccount()).balances.find((x) => x.asset === asset)!;
+  return { free: new Decimal(b.free), locked: new Decimal(b.locked) };
+}
+
+describe('orders on the replayed market', () => {
+  it('fills a marketable order from the recorded level at the taker fee, takes that liquidity until the level changes, and leaves the public book the recording', async () => {
+    const { clock, market } = await startPaperVenue();
+    await advanceReplay(clock, market, T0 + 20_000);
+    const before = await rest!.depth({ symbol: 'BTCUSDT', limit: 20 });
+    // The deepest ask level the account can pay for with all the levels before it: the order walks them all.
+    let k = -1;
+    let cost = new Decimal(0);
+    for (const [p, q] of before.asks) {
+      const next = cost.plus(new Decimal(p).times(q));
+      if (next.greaterThan('900000')) break;
+      cost = next;
+      k++;
+    }
+    expect(k).toBeGreaterThanOrEqual(0);
+    const walked = before.asks.slice(0, k + 1);
+    const [askPrice] = walked[k]!;
+    const bought = walked.reduce((a, [, q]) => a.plus(q), new Decimal(0));
+    const usdt = await balance('USDT');
+    const btc = await balance('BTC');
+
+    const ack = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: bought.plus('0.001').toString(), price: askPrice });
+    // The order reaches the matcher on the venue's clock (no latency): time does not move past this instant.
+    await clock.advance(0);
+    const order = await rest!.getSpotOrder({ orderId: ack.orderId });
+    expect(order.status).toBe('CANCELED');
+    expect(new Decimal(order.executedQty).equals(bought)).toBe(true);
+    const fills = await rest!.spotMyTrades({ symbol: 'BTCUSDT', limit: 1000 });
+    // One fill per recorded level, at its price and its whole recorded size, as a taker.
+    expect(fills.map((f) => [f.price, f.qty]).sort()).toEqual(walked.map(([p, q]) => [p, q]).sort());
+    for (const f of fills) {
+      expect(f).toMatchObject({ orderId: ack.orderId, isBuyer: true, isMaker: false, commissionAsset: 'BTC' });
+      // The demo account's taker fee (0.001), paid in the base bought.
+      expect(new Decimal(f.commission).equals(new Decimal(f.qty).times('0.001'))).toBe(true);
+    }
+    const fees = fills.reduce((a, f) => a.plus(f.commission), new Decimal(0));
+    // The quote paid is exactly the sum of price × quantity; nothing stays locked after the IOC ends.
+    expect((await balance('USDT')).free.equals(usdt.free.minus(cost))).toBe(true);
+    expect((await balance('BTC')).free.equals(btc.free.plus(bought).minus(fees))).toBe(true);
+    expect((await balance('USDT')).locked.isZero()).toBe(true);
+
+    // At the same instant the level's recorded size is taken: a second order finds nothing there.
+    const again = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: '0.001', price: askPrice });
+    await clock.advance(0);
+    expect(await rest!.getSpotOrder({ orderId: again.orderId })).toMatchObject({ status: 'CANCELED', executedQty: '0' });
+    // The public book is the recording's: the bot's fills do not change it.
+    expect((await rest!.depth({ symbol: 'BTCUSDT', limit: 20 })).asks).toEqual(before.asks);
+  });
+
+  it('fills resting orders exactly as the backtester would on the same recording (queue position, trades through the price)', async () => {
+    const recording = await directReplay();
+    const firstUs = recording[0]!.us;
+    const { clock, market } = await startPaperVenue();
+    // Early in the recording: the orders rest, trades at their prices eat the queue ahead, some fill in parts.
+    const placedAt = T0 + 3000;
+    await advanceReplay(clock, market, placedAt);
+    const book = await rest!.depth({ symbol: 'BTCUSDT', limit: 5 });
+    const orders = [
+      { side: 'BUY' as const, price: book.bids[0]![0], quantity: '0.8' },
+      { side: 'SELL' as const, price: book.asks[0]![0], quantity: '1.5' },
+      { side: 'BUY' as const, price: book.bids[2]![0], quantity: '0.3' },
+      { side: 'SELL' as const, price: book.asks[4]![0], quantity: '2' },
+    ];
+    const ids: string[] = [];
+    for (const o of orders) ids.push((await rest!.newSpotOrder({ symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', ...o })).orderId);
+    const endAt = T0 + Math.ceil((recording[recording.length - 1]!.us - firstUs) / 1000) + 1000;
+    await advanceReplay(clock, market, endAt);
+    // Per order, in the order they happened (trade ids increase).
+    const venueFills = [...(await rest!.spotMyTrades({ symbol: 'BTCUSDT', limit: 1000 }))]
+      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+      .map((f) => ({ order: ids.indexOf(f.orderId), price: f.price, qty: f.qty, isMaker: f.isMaker }))
+      .sort((a, b) => a.order - b.order);
+
+    // The backtester's exchange fed the same recording, the same orders arriving at the same instant.
+    const inst = venue!.backend.venue.instrument('BTCUSDT')!;
+    const vclock = new VirtualClock(T0);
+    const reports: ExecutionReport[] = [];
+    const ex = new BacktestExchange({ clock: vclock, inst, queue: riskAverse, latency: constantLatency(0, 0), onReport: (r) => reports.push(r) });
+    let placed = false;
+    for (const { ev, us } of recording) {
+      const due = dueOf(us, firstUs);
+      if (!placed && due > placedAt) {
+        vclock.advanceToSync(placedAt);
+        orders.forEach((o, i) => ex.submit({ clientOrderId: String(i), side: o.side, type: 'LIMIT', timeInForce: 'GTC', priceTicks: decimalUnits(o.price, inst.tick), lots: decimalUnits(o.quantity, inst.step) }));
+        placed = true;
+      }
+      vclock.advanceToSync(due);
+      for (const x of recordedEvents(ev, inst, (side) => ex.book.levels(side), due)) ex.onRecorded(x);
+    }
+    vclock.advanceToSync(endAt);
+    const backtestFills = reports.filter((r) => r.execType === 'TRADE')
+      .map((r) => ({ order: Number(r.clientOrderId), price: inst.priceText(r.lastPriceTicks), qty: inst.qtyText(r.lastLots), isMaker: r.isMaker }))
+      .sort((a, b) => a.order - b.order);
+
+    // Not a trivial run: some order filled in parts as the recorded trades reached it in the queue.
+    expect(orders.some((_, i) => backtestFills.filter((f) => f.order === i).length > 1)).toBe(true);
+    expect(venueFills).toEqual(backtestFills);
+    const statuses = await Promise.all(ids.map((orderId) => rest!.getSpotOrder({ orderId })));
+    for (const [i, s] of statuses.entries()) {
+      const filled = backtestFills.filter((f) => f.order === i).reduce((a, f) => a.plus(f.qty), new Decimal(0));
+      expect(new Decimal(s.executedQty).equals(filled)).toBe(true);
+      expect(s.status).toBe(filled.equals(orders[i]!.quantity) ? 'FILLED' : filled.isZero() ? 'NEW' : 'PARTIALLY_FILLED');
+    }
   });
 });

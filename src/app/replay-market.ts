@@ -145,13 +145,14 @@ export class ReplayMarket {
       if (decimalUnits(rec.tick, inst.tick) <= 0 || decimalUnits(rec.lot, inst.step) <= 0) {
         throw new ConfigError('market.replay', `${symbol}: the catalog's tick ${rec.tick} and lot ${rec.lot} must be multiples of the venue's tickSize ${inst.tick.text} and stepSize ${inst.step.text}`);
       }
-      let market: ExternalMarket | undefined;
+      // The matcher is called only once orders come, after both exist.
+      const market = venue.externalMarket(symbol, { submit: (o) => exchange.submit(requestOf(o)), cancel: (o) => exchange.cancel(o.orderId) });
       const exchange = new BacktestExchange({
         clock: this.clock, inst, queue: riskAverse, latency: constantLatency(0, 0),
-        account: { reserve: () => 0, release: () => undefined, fill: (x, p, lots, isMaker) => market!.fill(x.req.clientOrderId, p, lots, isMaker) },
-        onReport: (r) => this.onReport(market!, r),
+        // The engine locked the funds at placement and settles each fill on its own ledger.
+        account: { reserve: () => 0, release: () => undefined, fill: (x, p, lots, isMaker) => market.fill(x.req.clientOrderId, p, lots, isMaker) },
+        onReport: (r) => this.onReport(market, r),
       });
-      market = venue.externalMarket(symbol, { submit: (o) => exchange.submit(requestOf(o)), cancel: (o) => exchange.cancel(o.orderId) });
       this.symbols.set(symbol, { inst, market, exchange });
     }
     this.from = startNs(this.cfg.from, index, names);
@@ -163,6 +164,11 @@ export class ReplayMarket {
   /** Returns how many times the recording has started (1 on the first pass). */
   get pass(): number {
     return this.passes;
+  }
+
+  /** Returns the venue time the current pass started at (its first event is due then). */
+  get passStartedAt(): number {
+    return this.startMs;
   }
 
   /** Resolves once every event due at or before venue time `t` has been read (or the recording is over). */

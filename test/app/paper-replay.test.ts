@@ -249,3 +249,41 @@ describe('orders on the replayed market', () => {
     }
   });
 });
+
+describe('the end of the recording', () => {
+  it('atEnd: stop — the venue says the recording ended, `ended` resolves, and the market stands still with its last book', async () => {
+    const { clock, market, logs } = await startPaperVenue({ speed: 10 });
+    let ended = false;
+    void market.ended.then(() => {
+      ended = true;
+    });
+    // About 119 s of recording at 10× is about 12 s of the venue's clock.
+    await advanceReplay(clock, market, T0 + 10_000);
+    expect(ended).toBe(false);
+    await advanceReplay(clock, market, T0 + 13_000);
+    await market.ended;
+    expect(logs).toContain('the replayed recording has ended');
+    const book = await rest!.depth({ symbol: 'BTCUSDT', limit: 20 });
+    const trades = await rest!.trades({ symbol: 'BTCUSDT', limit: 1000 });
+    expect(book.bids.length).toBe(20);
+    await clock.advance(60_000);
+    expect(await rest!.depth({ symbol: 'BTCUSDT', limit: 20 })).toMatchObject({ bids: book.bids, asks: book.asks });
+    expect(await rest!.trades({ symbol: 'BTCUSDT', limit: 1000 })).toEqual(trades);
+    expect(market.pass).toBe(1);
+  });
+
+  it('atEnd: loop — the venue says the recording ended and plays it again from the start: the same book at the same offset', async () => {
+    const { clock, market, logs } = await startPaperVenue({ speed: 10, atEnd: 'loop' });
+    await advanceReplay(clock, market, T0 + 2000);
+    const first = await rest!.depth({ symbol: 'BTCUSDT', limit: 50 });
+    while (market.pass < 2) await advanceReplay(clock, market, clock.now() + 1000);
+    expect(logs).toContain('the replayed recording has ended');
+    // The second pass started when the first pass's last event was applied: about 119 s of recording at 10×.
+    const restart = market.passStartedAt;
+    expect(restart - T0).toBeGreaterThan(11_000);
+    expect(restart - T0).toBeLessThan(13_000);
+    await advanceReplay(clock, market, restart + 2000);
+    const again = await rest!.depth({ symbol: 'BTCUSDT', limit: 50 });
+    expect({ bids: again.bids, asks: again.asks }).toEqual({ bids: first.bids, asks: first.asks });
+  });
+});

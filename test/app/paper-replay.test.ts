@@ -1,6 +1,10 @@
 // Paper trading on a real recording: the committed Binance sample replayed by the simulated venue (market: replay) reaches a bot over REST and the market WebSocket as the same book, level by level, as a direct replay of the catalog.
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { recordedEvents, ReplayMarket } from '../../src/app/replay-market.ts';
 import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
 import { constantLatency } from '../../src/backtest/exchange/latency.ts';
@@ -12,7 +16,8 @@ import { VirtualClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { replay } from '../../src/data/replay.ts';
 import type { BusEvent, Level } from '../../src/model/index.ts';
-import { loadVenueConfig, type VenueConfig } from '../../src/sim/server/config.ts';
+import { ConfigError } from '../../src/core/errors.ts';
+import { loadVenueConfig, parseVenueConfig, type VenueConfig } from '../../src/sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../../src/sim/server/start.ts';
 import { MarketWsClient } from '../../src/venue/market-ws.ts';
 import { VenueRestClient } from '../../src/venue/rest-client.ts';
@@ -285,5 +290,62 @@ describe('the end of the recording', () => {
     await advanceReplay(clock, market, restart + 2000);
     const again = await rest!.depth({ symbol: 'BTCUSDT', limit: 50 });
     expect({ bids: again.bids, asks: again.asks }).toEqual({ bids: first.bids, asks: first.asks });
+  });
+});
+
+describe('the market: keys', () => {
+  const raw = (): Record<string, unknown> => parseYaml(readFileSync('config/paper-venue.yaml', 'utf8')) as Record<string, unknown>;
+  const pathOf = (f: () => unknown): string | undefined => {
+    try {
+      f();
+      return undefined;
+    } catch (e) {
+      return e instanceof ConfigError ? e.path : `not a ConfigError: ${String(e)}`;
+    }
+  };
+
+  it('refuses at start-up, naming the key: a state file beside a replay, a symbol that is not spot, a from that is no time', () => {
+    const r = raw();
+    const market = r['market'] as Record<string, unknown>;
+    expect(pathOf(() => parseVenueConfig({ ...r, server: { stateFile: 'x.json' } }))).toBe('market');
+    expect(pathOf(() => parseVenueConfig({ ...r, market: { ...market, symbols: ['ETHUSDT'] } }))).toBe('market.symbols[0]');
+    expect(pathOf(() => parseVenueConfig({ ...r, market: { ...market, from: 'yesterday' } }))).toBe('market.from');
+    expect(pathOf(() => parseVenueConfig({ ...r, market: { ...market, speed: 0 } }))).toBe('market.speed');
+    expect(pathOf(() => parseVenueConfig({ ...r, market: { ...market, atEnd: 'rewind' } }))).toBe('market.atEnd');
+    // A relative catalog is taken from the config file's folder.
+    expect(loadVenueConfig('config/paper-venue.yaml').market!.replay).toBe(CATALOG);
+  });
+
+  it('refuses a venue whose tick or step cannot hold the recorded prices and sizes (config/venue.yaml steps BTCUSDT by 0.000001, the recording by 0.00000001)', async () => {
+    const config = parseVenueConfig({ ...(parseYaml(readFileSync('config/venue.yaml', 'utf8')) as Record<string, unknown>), market: { replay: CATALOG } });
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket(config.market!, clock, createLogger({ level: 'silent' }));
+    const err = await startVenue({ config, clock, host: '127.0.0.1', port: 0, feed: (v) => market.attach(v) }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(/market\.replay: BTCUSDT: the catalog's tick 0\.01 and lot 0\.00000001 must be multiples of the venue's tickSize 0\.01 and stepSize 0\.000001/);
+  });
+});
+
+describe('bhtrade run on a replayed recording', () => {
+  it('runs the market maker on the committed sample, says when the recording ends, stops by itself and prints the summary (exit 0)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-paper-'));
+    try {
+      const venueCfg = parseYaml(readFileSync('config/paper-venue.yaml', 'utf8')) as Record<string, unknown>;
+      // 50× faster than real time: the two recorded minutes take about 2.4 s of the wall clock.
+      writeFileSync(join(dir, 'paper-venue.yaml'), toYaml({ ...venueCfg, market: { replay: CATALOG, speed: 50, atEnd: 'stop' } }));
+      const runCfg = parseYaml(readFileSync('config/paper.yaml', 'utf8')) as { strategies: { use: string }[] };
+      const strategies = runCfg.strategies.map((s) => ({ ...s, use: resolve('config', s.use) }));
+      writeFileSync(join(dir, 'paper.yaml'), toYaml({ ...runCfg, strategies }));
+      const r = spawnSync(process.execPath, [resolve('bin/bhtrade.js'), 'run', join(dir, 'paper.yaml')], { encoding: 'utf8', timeout: 100_000 });
+      const msgs = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+      const ended = msgs.indexOf('the replayed recording has ended');
+      expect(ended).toBeGreaterThan(-1);
+      expect(msgs.slice(ended)).toContain('stopping');
+      expect(msgs.some((m) => m.startsWith('summary mm[stopped]: orders='))).toBe(true);
+      expect(msgs[msgs.length - 1]).toBe('stopped');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

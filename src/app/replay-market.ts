@@ -27,7 +27,7 @@ import type { MarketFeed } from '../sim/server/market-feed.ts';
 /** The `market:` section of a venue config. */
 export type MarketConfig = NonNullable<VenueConfig['market']>;
 
-/** Recorded events read ahead of the clock before the reader waits (a bound on memory). */
+/** Recorded events read ahead of the clock before the reader waits (a bound on memory), by default. */
 const WINDOW = 8192;
 
 /** One symbol replayed: the engine's market and the exchange that matches the bot's orders on it. */
@@ -102,7 +102,7 @@ export function recordedEvents(ev: BusEvent, inst: SimInstrument, levels: (side:
 /**
  * A catalog replayed onto a venue. `attach` (the venue's MarketFeedFactory) starts it on the venue's
  * clock: the recording's first event is due at the clock's time then. Reading runs ahead of the
- * clock by at most WINDOW events; a timer applies events as they fall due, and so does `catchUp`,
+ * clock by at most `window` events; a timer applies events as they fall due, and so does `catchUp`,
  * which the venue calls before each request and push.
  */
 export class ReplayMarket {
@@ -123,14 +123,16 @@ export class ReplayMarket {
   private from: bigint | undefined;
   /** Wakes the reader when the buffer has room again, or a waiter of readThrough when more was read. */
   private wakeReader: (() => void) | undefined;
-  private waiters: { t: number; resolve: () => void }[] = [];
+  private waiters: { t: number; resolve: (through: number) => void }[] = [];
   private endResolve!: () => void;
   /** Resolves when the recording has ended with `atEnd: stop` (or the feed stopped). */
   readonly ended = new Promise<void>((r) => {
     this.endResolve = r;
   });
 
-  constructor(private readonly cfg: MarketConfig, private readonly clock: Clock, private readonly log: Logger) {}
+  constructor(private readonly cfg: MarketConfig, private readonly clock: Clock, private readonly log: Logger, private readonly window = WINDOW) {
+    if (!Number.isSafeInteger(window) || window < 2) throw new Error('the replay window must be an integer of at least 2 events');
+  }
 
   /** Returns the feed of `venue`: takes over the market of each replayed symbol and starts reading. */
   attach(venue: SimVenue): MarketFeed {
@@ -171,14 +173,38 @@ export class ReplayMarket {
     return this.startMs;
   }
 
-  /** Resolves once every event due at or before venue time `t` has been read (or the recording is over). */
-  readThrough(t: number): Promise<void> {
-    if (this.covers(t)) return Promise.resolve();
+  /**
+   * Resolves with a venue time up to which every event has been read: `t` once all events due by `t`
+   * are (or the recording is over), or less when the read-ahead window filled first (time must move
+   * for the reader to go on). A driver of a virtual clock advances to it, never further, so no event
+   * is applied later than its time.
+   */
+  readThrough(t: number): Promise<number> {
+    if (this.covers(t)) return Promise.resolve(t);
+    if (this.full()) return Promise.resolve(this.readUpTo());
     return new Promise((resolve) => this.waiters.push({ t, resolve }));
   }
 
+  /** Returns how many events are read and not yet applied (at most the window, plus the rows of one read). */
+  get buffered(): number {
+    return this.evs.length - this.head;
+  }
+
   private covers(t: number): boolean {
-    return !this.reading || this.stopped || (this.due.length > this.head && this.due[this.due.length - 1]! > t);
+    return !this.reading || this.stopped || (this.due.length > this.head && this.lastDue() > t);
+  }
+
+  private full(): boolean {
+    return this.evs.length - this.head >= this.window;
+  }
+
+  /** Returns the venue time through which every event is read while the window is full: just before the last one read (never before now). */
+  private readUpTo(): number {
+    return Math.max(this.clock.now(), this.lastDue() - 1);
+  }
+
+  private lastDue(): number {
+    return this.due[this.due.length - 1]!;
   }
 
   /** Applies every event due by the clock's now, in order. */
@@ -189,12 +215,12 @@ export class ReplayMarket {
       this.head++;
       this.apply(ev);
     }
-    if (this.head > WINDOW / 2) {
+    if (this.head > this.window / 2) {
       this.evs.splice(0, this.head);
       this.due.splice(0, this.head);
       this.head = 0;
     }
-    if (this.evs.length - this.head < WINDOW / 2) this.wake();
+    if (!this.full()) this.wake();
     if (this.head === this.evs.length && !this.reading && !this.stopped) this.finishPass();
     this.schedule();
   }
@@ -204,7 +230,7 @@ export class ReplayMarket {
     this.timer?.cancel();
     this.timer = undefined;
     this.wake();
-    for (const w of this.waiters.splice(0)) w.resolve();
+    for (const w of this.waiters.splice(0)) w.resolve(w.t);
     this.endResolve();
   }
 
@@ -244,7 +270,9 @@ export class ReplayMarket {
       sink: (ev, localUs) => this.read(ev, localUs),
       pace: () => {
         if (this.stopped) throw new Error('replay stopped');
-        if (this.evs.length - this.head < WINDOW) return undefined;
+        if (!this.full()) return undefined;
+        // Waiters for later times get what is read so far: the clock must move before more is read.
+        for (const w of this.waiters.splice(0)) w.resolve(this.readUpTo());
         return new Promise<void>((resolve) => {
           this.wakeReader = resolve;
         });
@@ -258,7 +286,7 @@ export class ReplayMarket {
       },
     ).finally(() => {
       this.reading = false;
-      for (const w of this.waiters.splice(0)) w.resolve();
+      for (const w of this.waiters.splice(0)) w.resolve(w.t);
       this.catchUp();
     });
   }
@@ -271,7 +299,7 @@ export class ReplayMarket {
     const last = this.due[this.due.length - 1]!;
     if (this.waiters.length > 0) {
       const keep = this.waiters.filter((w) => w.t >= last);
-      for (const w of this.waiters) if (w.t < last) w.resolve();
+      for (const w of this.waiters) if (w.t < last) w.resolve(w.t);
       this.waiters = keep;
     }
     this.schedule();

@@ -44,6 +44,11 @@ function dueOf(us: number, firstUs: number): number {
   return T0 + Math.ceil((us - firstUs) / 1000);
 }
 
+/** Moves the venue's clock to `t`, a second at most at a time, each step only as far as the recording has been read. */
+async function advanceReplay(clock: VirtualClock, market: ReplayMarket, t: number): Promise<void> {
+  while (clock.now() < t) await clock.advanceTo(await market.readThrough(Math.min(t, clock.now() + 1000)));
+}
+
 /** The recording read straight from the catalog: each BTCUSDT event with its receive time (µs). */
 async function directReplay(): Promise<{ ev: BusEvent; us: number }[]> {
   const out: { ev: BusEvent; us: number }[] = [];
@@ -89,12 +94,12 @@ afterEach(async () => {
 });
 
 /** Starts the committed paper venue (config/paper-venue.yaml) on a virtual clock with its replayed market. */
-async function startPaperVenue(over: Partial<NonNullable<VenueConfig['market']>> = {}): Promise<{ clock: VirtualClock; market: ReplayMarket; logs: string[] }> {
+async function startPaperVenue(over: Partial<NonNullable<VenueConfig['market']>> = {}, window?: number): Promise<{ clock: VirtualClock; market: ReplayMarket; logs: string[] }> {
   const config = loadVenueConfig('config/paper-venue.yaml');
   const clock = new VirtualClock(T0);
   const logs: string[] = [];
   const log = createLogger({ destination: { write: (line: string) => void logs.push((JSON.parse(line) as { msg: string }).msg) } });
-  const market = new ReplayMarket({ ...config.market!, ...over }, clock, log);
+  const market = new ReplayMarket({ ...config.market!, ...over }, clock, log, window);
   venue = await startVenue({ config, clock, host: '127.0.0.1', port: 0, feed: (v) => market.attach(v) });
   rest = new VenueRestClient({ baseUrl: venue.server.restUrl, apiKey: KEY, secret: SECRET, clock });
   return { clock, market, logs };
@@ -116,8 +121,7 @@ describe('paper trading on the committed recording', () => {
     // Instants on the venue's 300 ms diff cadence (its pushes start when the socket connects at T0): every 3 s through the recording.
     const endUs = recording[recording.length - 1]!.us;
     for (let t = T0 + 3000; T0 + (endUs - firstUs) / 1000 + 3000 > t; t += 3000) {
-      await market.readThrough(t);
-      await clock.advanceTo(t);
+      await advanceReplay(clock, market, t);
       // The recorded events the venue's clock has reached: due at T0 + (receive time − first receive time) in whole ms, speed 1.
       while (next < recording.length && dueOf(recording[next]!.us, firstUs) <= t) direct.apply(recording[next++]!.ev);
       const want = { bids: direct.top(0, LEVELS), asks: direct.top(1, LEVELS) };
@@ -133,15 +137,6 @@ describe('paper trading on the committed recording', () => {
     expect(book.stats().gaps).toBe(0);
   });
 });
-
-/** Moves the venue's clock to `t`, a second at a time, each step only once the recording through it has been read. */
-async function advanceReplay(clock: VirtualClock, market: ReplayMarket, t: number): Promise<void> {
-  while (clock.now() < t) {
-    const next = Math.min(t, clock.now() + 1000);
-    await market.readThrough(next);
-    await clock.advanceTo(next);
-  }
-}
 
 /** Returns a balance of the paper account as exact decimals. */
 async function balance(asset: string): Promise<{ free: Decimal; locked: Decimal }> {
@@ -252,6 +247,25 @@ describe('orders on the replayed market', () => {
       expect(new Decimal(s.executedQty).equals(filled)).toBe(true);
       expect(s.status).toBe(filled.equals(orders[i]!.quantity) ? 'FILLED' : filled.isZero() ? 'NEW' : 'PARTIALLY_FILLED');
     }
+  });
+});
+
+describe('reading ahead', () => {
+  it('holds at most a window of recorded events ahead of the clock, and serves the same book with a small window as with the default', async () => {
+    const recording = await directReplay();
+    const direct = new DirectBook();
+    for (const { ev } of recording) direct.apply(ev);
+    const { clock, market } = await startPaperVenue({ speed: 20 }, 64);
+    let most = 0;
+    const end = dueOf(recording[recording.length - 1]!.us, recording[0]!.us);
+    while (clock.now() < T0 + (end - T0) / 20 + 1000) {
+      const through = await market.readThrough(clock.now() + 1000);
+      most = Math.max(most, market.buffered);
+      await clock.advanceTo(through);
+    }
+    expect(most).toBeLessThanOrEqual(64 + 200);
+    const got = await rest!.depth({ symbol: 'BTCUSDT', limit: LEVELS });
+    expect({ bids: got.bids, asks: got.asks }).toEqual({ bids: direct.top(0, LEVELS), asks: direct.top(1, LEVELS) });
   });
 });
 

@@ -136,7 +136,12 @@ export class ReplayMarket {
 
   /** Returns the feed of `venue`: takes over the market of each replayed symbol and starts reading. */
   attach(venue: SimVenue): MarketFeed {
-    const index = readCatalog(this.cfg.replay);
+    let index: CatalogIndex;
+    try {
+      index = readCatalog(this.cfg.replay);
+    } catch (e) {
+      throw new ConfigError('market.replay', (e as Error).message, { cause: e });
+    }
     const names = this.cfg.symbols ?? venue.instrumentsOf('spot').map((i) => i.symbol).filter((s) => index.instruments[s] !== undefined);
     if (names.length === 0) throw new ConfigError('market.replay', `the catalog ${this.cfg.replay} has none of the venue's spot symbols`);
     for (const symbol of names) {

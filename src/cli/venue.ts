@@ -12,7 +12,8 @@ const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--po
 /** `npx bhtrade venue --help`. */
 export const VENUE_HELP = `${USAGE}
 Serves the simulated venue (REST, market WebSocket, user data stream) until Ctrl-C or SIGTERM, and
-prints its REST and WebSocket base URLs.
+prints its REST and WebSocket base URLs. With a \`market:\` section in the config (see
+config/paper-venue.yaml) its market is a recording replayed from a catalog instead of market agents.
 
 Options:
   --config FILE     the venue's config (default config/venue.yaml)

@@ -338,6 +338,16 @@ describe('the market: keys', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).message).toMatch(/market\.replay: BTCUSDT: the catalog's tick 0\.01 and lot 0\.00000001 must be multiples of the venue's tickSize 0\.01 and stepSize 0\.000001/);
   });
+
+  it('refuses a catalog folder that is not one, naming market.replay', async () => {
+    const config = loadVenueConfig('config/paper-venue.yaml');
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket({ ...config.market!, replay: resolve('config') }, clock, createLogger({ level: 'silent' }));
+    const err = await startVenue({ config, clock, host: '127.0.0.1', port: 0, feed: (v) => market.attach(v) }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).path).toBe('market.replay');
+    expect((err as ConfigError).message).toMatch(/catalog\.json.*is missing: not a catalog folder/);
+  });
 });
 
 describe('bhtrade run on a replayed recording', () => {

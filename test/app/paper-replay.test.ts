@@ -21,6 +21,8 @@ import { loadVenueConfig, parseVenueConfig, type VenueConfig } from '../../src/s
 import { startVenue, type RunningVenue } from '../../src/sim/server/start.ts';
 import { MarketWsClient } from '../../src/venue/market-ws.ts';
 import { VenueRestClient } from '../../src/venue/rest-client.ts';
+import { UserStreamClient } from '../../src/venue/user-stream.ts';
+import type { OrderUpdateEvent } from '../../src/model/events.ts';
 
 const CATALOG = resolve('backtest/data/binance-samples');
 /** The first recorded BTCUSDT book change of the sample (catalog.json), where the venue's replay starts by default. */
@@ -84,7 +86,10 @@ class DirectBook {
 let venue: RunningVenue | undefined;
 let ws: MarketWsClient | undefined;
 let rest: VenueRestClient | undefined;
+let user: UserStreamClient | undefined;
 afterEach(async () => {
+  await user?.stop();
+  user = undefined;
   await ws?.stop();
   await rest?.close();
   await venue?.stop();
@@ -145,7 +150,7 @@ async function balance(asset: string): Promise<{ free: Decimal; locked: Decimal 
 }
 
 describe('orders on the replayed market', () => {
-  it('fills a marketable order from the recorded level at the taker fee, takes that liquidity until the level changes, and leaves the public book the recording', async () => {
+  it('fills a marketable order from the recorded levels at the taker fee, reports it on the user stream, takes that liquidity until the level changes, and leaves the public book the recording', async () => {
     const { clock, market } = await startPaperVenue();
     await advanceReplay(clock, market, T0 + 20_000);
     const before = await rest!.depth({ symbol: 'BTCUSDT', limit: 20 });
@@ -164,8 +169,12 @@ describe('orders on the replayed market', () => {
     const bought = walked.reduce((a, [, q]) => a.plus(q), new Decimal(0));
     const usdt = await balance('USDT');
     const btc = await balance('BTC');
+    const reports: OrderUpdateEvent[] = [];
+    user = new UserStreamClient({ rest: rest!, wsUrl: venue!.server.wsUrl, clock, sink: (ev) => void (ev.kind === 'order' && reports.push(ev)), backoff: { initialMs: 200, maxMs: 2000, seed: 5 } });
+    await user.start();
+    await waitFor('user stream ready', () => user!.state === 'ready');
 
-    const ack = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: bought.plus('0.001').toString(), price: askPrice });
+    const ack = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: bought.plus('0.001').toString(), price: askPrice, newClientOrderId: 'walk-1' });
     // The order reaches the matcher on the venue's clock (no latency): time does not move past this instant.
     await clock.advance(0);
     const order = await rest!.getSpotOrder({ orderId: ack.orderId });
@@ -184,6 +193,10 @@ describe('orders on the replayed market', () => {
     expect((await balance('USDT')).free.equals(usdt.free.minus(cost))).toBe(true);
     expect((await balance('BTC')).free.equals(btc.free.plus(bought).minus(fees))).toBe(true);
     expect((await balance('USDT')).locked.isZero()).toBe(true);
+    // The user data stream reports each fill and the end, as the venue does for any order.
+    await waitFor('the order ends on the user stream', () => reports.some((r) => r.clientOrderId === 'walk-1' && r.status === 'CANCELED'));
+    const streamed = reports.filter((r) => r.clientOrderId === 'walk-1' && new Decimal(r.lastQty).greaterThan(0));
+    expect(streamed.map((r) => [r.lastPrice, r.lastQty]).sort()).toEqual(walked.map(([p, q]) => [p, q]).sort());
 
     // At the same instant the level's recorded size is taken: a second order finds nothing there.
     const again = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: '0.001', price: askPrice });

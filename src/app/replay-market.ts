@@ -17,6 +17,7 @@ import { riskAverse } from '../backtest/exchange/queue.ts';
 import type { BookSide, ExecutionReport, OrderRequest, OrderSide, OrderType, RecordedEvent, TimeInForce } from '../backtest/exchange/types.ts';
 import type { BookSide as EngineSide } from '../sim/book/order-book.ts';
 import type { ExternalMarket } from '../sim/engine/external.ts';
+import { fmtAmount } from '../sim/ledger/amount.ts';
 import type { SimInstrument } from '../sim/engine/instruments.ts';
 import type { ExternalOrder } from '../sim/engine/matcher.ts';
 import { decimalUnits } from '../sim/engine/units.ts';
@@ -35,6 +36,10 @@ interface Replayed {
   readonly inst: SimInstrument;
   readonly market: ExternalMarket;
   readonly exchange: BacktestExchange;
+  /** Sets the venue's index of this symbol, when contracts are on it (a spot recording has no index of its own: its mid stands in). */
+  readonly setIndex: ((price: string) => void) | undefined;
+  /** The recorded best prices the index was last set from. */
+  mid: [number, number];
 }
 
 /** Returns the exchange's request for an order the engine accepted (the engine's orderId is the exchange's client id). */
@@ -160,7 +165,8 @@ export class ReplayMarket {
         account: { reserve: () => 0, release: () => undefined, fill: (x, p, lots, isMaker) => market.fill(x.req.clientOrderId, p, lots, isMaker) },
         onReport: (r) => this.onReport(market, r),
       });
-      this.symbols.set(symbol, { inst, market, exchange });
+      const indexed = venue.market.indexSymbols().includes(symbol);
+      this.symbols.set(symbol, { inst, market, exchange, setIndex: indexed ? (price) => venue.setIndexPrice(symbol, price) : undefined, mid: [-1, -1] });
     }
     this.from = startNs(this.cfg.from, index, names);
     this.log.info({ catalog: this.cfg.replay, symbols: names, fromNs: this.from?.toString(), speed: this.cfg.speed, atEnd: this.cfg.atEnd }, 'replayed market starting');
@@ -338,6 +344,16 @@ export class ReplayMarket {
       // The engine shows the recording (what the bot sees); the exchange holds it under the bot's orders (what they meet).
       r.exchange.onRecorded(x);
     }
+    if (r.setIndex !== undefined && ev.kind !== 'trade') this.indexFromMid(r);
+  }
+
+  /** Sets the index of a symbol contracts are on to the recorded book's mid when the best prices moved. */
+  private indexFromMid(r: Replayed): void {
+    const bid = r.exchange.book.best(0);
+    const ask = r.exchange.book.best(1);
+    if (bid === undefined || ask === undefined || (bid === r.mid[0] && ask === r.mid[1])) return;
+    r.mid = [bid, ask];
+    r.setIndex!(fmtAmount(((BigInt(bid) + BigInt(ask)) * r.inst.tick.amount) / 2n));
   }
 
   /** Ends in the engine what the exchange ended: an unfilled remainder, a refusal, a market buy whose amount is spent. */

@@ -99,8 +99,8 @@ afterEach(async () => {
 });
 
 /** Starts the committed paper venue (config/paper-venue.yaml) on a virtual clock with its replayed market. */
-async function startPaperVenue(over: Partial<NonNullable<VenueConfig['market']>> = {}, window?: number): Promise<{ clock: VirtualClock; market: ReplayMarket; logs: string[] }> {
-  const config = loadVenueConfig('config/paper-venue.yaml');
+async function startPaperVenue(over: Partial<NonNullable<VenueConfig['market']>> = {}, window?: number, edit: (c: VenueConfig) => VenueConfig = (c) => c): Promise<{ clock: VirtualClock; market: ReplayMarket; logs: string[] }> {
+  const config = edit(loadVenueConfig('config/paper-venue.yaml'));
   const clock = new VirtualClock(T0);
   const logs: string[] = [];
   const log = createLogger({ destination: { write: (line: string) => void logs.push((JSON.parse(line) as { msg: string }).msg) } });
@@ -259,6 +259,20 @@ describe('orders on the replayed market', () => {
       const filled = backtestFills.filter((f) => f.order === i).reduce((a, f) => a.plus(f.qty), new Decimal(0));
       expect(new Decimal(s.executedQty).equals(filled)).toBe(true);
       expect(s.status).toBe(filled.equals(orders[i]!.quantity) ? 'FILLED' : filled.isZero() ? 'NEW' : 'PARTIALLY_FILLED');
+    }
+  });
+});
+
+describe('contracts on a replayed index', () => {
+  it('set the index of a replayed spot symbol to its recorded mid, so their marks follow the recording', async () => {
+    const swap = loadVenueConfig('config/venue.yaml').instruments.contracts.find((k) => k.symbol === 'BTC-SWAP-USDT')!;
+    const { clock, market } = await startPaperVenue({}, undefined, (c) => ({ ...c, instruments: { ...c.instruments, contracts: [{ ...swap, initialPrice: undefined }] } }));
+    for (const t of [T0 + 5000, T0 + 30_000, T0 + 90_000]) {
+      await advanceReplay(clock, market, t);
+      const book = await rest!.depth({ symbol: 'BTCUSDT', limit: 1 });
+      const mid = new Decimal(book.bids[0]![0]).plus(book.asks[0]![0]).div(2);
+      const index = await rest!.contractIndex({ symbols: 'BTCUSDT' });
+      expect(new Decimal(index.index['BTCUSDT']!).equals(mid)).toBe(true);
     }
   });
 });

@@ -263,6 +263,38 @@ describe('orders on the replayed market', () => {
   });
 });
 
+describe('cancels and market orders on the replayed market', () => {
+  it('a cancelled resting order gets its funds back at once and no later recorded trade fills it; a MARKET BUY spends its amount on the recorded asks', async () => {
+    const { clock, market } = await startPaperVenue();
+    await advanceReplay(clock, market, T0 + 3000);
+    const usdt = await balance('USDT');
+    const book = await rest!.depth({ symbol: 'BTCUSDT', limit: 5 });
+    // The same resting bid that fills in parts in the test above, cancelled before time moves.
+    const bid = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.8', price: book.bids[0]![0] });
+    expect((await balance('USDT')).locked.equals(new Decimal(book.bids[0]![0]).times('0.8'))).toBe(true);
+    await rest!.cancelSpotOrder({ orderId: bid.orderId });
+    expect((await balance('USDT')).free.equals(usdt.free)).toBe(true);
+    await advanceReplay(clock, market, T0 + 60_000);
+    expect(await rest!.getSpotOrder({ orderId: bid.orderId })).toMatchObject({ status: 'CANCELED', executedQty: '0' });
+    expect(await rest!.spotMyTrades({ symbol: 'BTCUSDT' })).toEqual([]);
+
+    const asks = (await rest!.depth({ symbol: 'BTCUSDT', limit: 5 })).asks;
+    const before = await balance('USDT');
+    const buy = await rest!.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1000' });
+    await clock.advance(0);
+    const o = await rest!.getSpotOrder({ orderId: buy.orderId });
+    expect(o.status).toBe('FILLED');
+    const fills = await rest!.spotMyTrades({ symbol: 'BTCUSDT' });
+    expect(fills.length).toBeGreaterThan(0);
+    // At the best recorded ask (or the next ones), paying at most the amount; what it did not spend is free again.
+    for (const f of fills) expect(asks.map(([p]) => p)).toContain(f.price);
+    const paid = fills.reduce((a, f) => a.plus(new Decimal(f.price).times(f.qty)), new Decimal(0));
+    expect(paid.lessThanOrEqualTo(1000)).toBe(true);
+    expect((await balance('USDT')).free.equals(before.free.minus(paid))).toBe(true);
+    expect((await balance('USDT')).locked.isZero()).toBe(true);
+  });
+});
+
 describe('contracts on a replayed index', () => {
   it('set the index of a replayed spot symbol to its recorded mid, so their marks follow the recording', async () => {
     const swap = loadVenueConfig('config/venue.yaml').instruments.contracts.find((k) => k.symbol === 'BTC-SWAP-USDT')!;

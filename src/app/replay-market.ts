@@ -14,7 +14,7 @@ import type { BusEvent } from '../model/index.ts';
 import { BacktestExchange } from '../backtest/exchange/exchange.ts';
 import { constantLatency } from '../backtest/exchange/latency.ts';
 import { riskAverse } from '../backtest/exchange/queue.ts';
-import type { BookSide, ExecutionReport, OrderRequest, OrderSide, OrderType, RecordedEvent, TimeInForce } from '../backtest/exchange/types.ts';
+import type { ExecutionReport, OrderRequest, OrderSide, OrderType, TimeInForce } from '../backtest/exchange/types.ts';
 import type { BookSide as EngineSide } from '../sim/book/order-book.ts';
 import type { ExternalMarket } from '../sim/engine/external.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
@@ -23,6 +23,7 @@ import type { ExternalOrder } from '../sim/engine/matcher.ts';
 import { decimalUnits } from '../sim/engine/units.ts';
 import type { SimVenue } from '../sim/engine/venue.ts';
 import type { VenueConfig } from '../sim/server/config.ts';
+import { recordedEvents } from './recorded-events.ts';
 import type { MarketFeed } from '../sim/server/market-feed.ts';
 
 /** The `market:` section of a venue config. */
@@ -56,52 +57,6 @@ function startNs(from: string | undefined, index: CatalogIndex, symbols: readonl
   if (from !== undefined) return BigInt(Date.parse(from)) * 1_000_000n;
   const firsts = index.files.filter((f) => f.table === 'book_deltas' && symbols.includes(f.symbol)).map((f) => BigInt(f.firstNs));
   return firsts.length === 0 ? undefined : firsts.reduce((a, b) => (b < a ? b : a));
-}
-
-/**
- * Returns the exchange's recorded events of one replayed market event at `time`: a book snapshot
- * removes the levels it does not hold (`levels` lists a side's current prices) and sets the others,
- * a diff sets its levels, a trade is a trade. Prices and sizes the instrument cannot hold are skipped.
- */
-export function recordedEvents(ev: BusEvent, inst: SimInstrument, levels: (side: BookSide) => readonly number[], time: number): RecordedEvent[] {
-  const out: RecordedEvent[] = [];
-  switch (ev.kind) {
-    case 'depthSnapshot':
-    case 'depthUpdate':
-      for (const side of [0, 1] as const) {
-        const list = side === 0 ? ev.bids : ev.asks;
-        if (ev.kind === 'depthSnapshot') {
-          const keep = new Set(list.map((l) => decimalUnits(l[0], inst.tick)));
-          for (const p of levels(side)) if (!keep.has(p)) out.push({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
-        }
-        for (const l of list) {
-          const priceTicks = decimalUnits(l[0], inst.tick);
-          const lots = decimalUnits(l[1], inst.step);
-          if (priceTicks > 0 && lots >= 0) out.push({ kind: 'depth', time, side, priceTicks, lots });
-        }
-      }
-      return out;
-    case 'trade': {
-      const priceTicks = decimalUnits(ev.price, inst.tick);
-      const lots = decimalUnits(ev.qty, inst.step);
-      if (priceTicks > 0 && lots > 0) out.push({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
-      return out;
-    }
-    case 'kline':
-    case 'ticker':
-    case 'index':
-    case 'funding':
-    case 'order':
-    case 'position':
-    case 'balance':
-    case 'connection':
-    case 'reconnected':
-      return out;
-    default: {
-      const never: never = ev;
-      throw new Error(`unknown event ${String(never)}`);
-    }
-  }
 }
 
 /**

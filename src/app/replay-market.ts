@@ -13,7 +13,7 @@ import { replay } from '../data/replay.ts';
 import type { BusEvent } from '../model/index.ts';
 import { BacktestExchange } from '../backtest/exchange/exchange.ts';
 import { constantLatency } from '../backtest/exchange/latency.ts';
-import { riskAverse } from '../backtest/exchange/queue.ts';
+import { queueModel } from '../backtest/exchange/queue.ts';
 import type { ExecutionReport, OrderRequest, OrderSide, OrderType, TimeInForce } from '../backtest/exchange/types.ts';
 import type { BookSide as EngineSide } from '../sim/book/order-book.ts';
 import type { ExternalMarket } from '../sim/engine/external.ts';
@@ -104,6 +104,7 @@ export class ReplayMarket {
     }
     const names = this.cfg.symbols ?? venue.instrumentsOf('spot').map((i) => i.symbol).filter((s) => index.instruments[s] !== undefined);
     if (names.length === 0) throw new ConfigError('market.replay', `the catalog ${this.cfg.replay} has none of the venue's spot symbols`);
+    const queue = queueModel(this.cfg.queue);
     for (const symbol of names) {
       const rec = index.instruments[symbol];
       if (rec === undefined) throw new ConfigError('market.symbols', `the catalog ${this.cfg.replay} has no ${symbol}`);
@@ -115,7 +116,7 @@ export class ReplayMarket {
       // The matcher is called only once orders come, after both exist.
       const market = venue.externalMarket(symbol, { submit: (o) => exchange.submit(requestOf(o)), cancel: (o) => exchange.cancel(o.orderId) });
       const exchange = new BacktestExchange({
-        clock: this.clock, inst, queue: riskAverse, latency: constantLatency(0, 0),
+        clock: this.clock, inst, queue, latency: constantLatency(0, 0),
         // The engine locked the funds at placement and settles each fill on its own ledger.
         account: { reserve: () => 0, release: () => undefined, fill: (x, p, lots, isMaker) => market.fill(x.req.clientOrderId, p, lots, isMaker) },
         onReport: (r) => this.onReport(market, r),
@@ -124,7 +125,7 @@ export class ReplayMarket {
       this.symbols.set(symbol, { inst, market, exchange, setIndex: indexed ? (price) => venue.setIndexPrice(symbol, price) : undefined, mid: [-1, -1] });
     }
     this.from = startNs(this.cfg.from, index, names);
-    this.log.info({ catalog: this.cfg.replay, symbols: names, fromNs: this.from?.toString(), speed: this.cfg.speed, atEnd: this.cfg.atEnd }, 'replayed market starting');
+    this.log.info({ catalog: this.cfg.replay, symbols: names, fromNs: this.from?.toString(), speed: this.cfg.speed, atEnd: this.cfg.atEnd, queue: queue.name }, 'replayed market starting');
     this.startPass();
     return { catchUp: () => this.catchUp(), stop: () => this.stop() };
   }

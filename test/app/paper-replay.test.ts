@@ -9,7 +9,7 @@ import { recordedEvents } from '../../src/app/recorded-events.ts';
 import { ReplayMarket } from '../../src/app/replay-market.ts';
 import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
 import { constantLatency } from '../../src/backtest/exchange/latency.ts';
-import { riskAverse } from '../../src/backtest/exchange/queue.ts';
+import { queueModel } from '../../src/backtest/exchange/queue.ts';
 import type { ExecutionReport } from '../../src/backtest/exchange/types.ts';
 import { Decimal } from '../../src/core/fixed.ts';
 import { decimalUnits } from '../../src/sim/engine/units.ts';
@@ -207,10 +207,10 @@ describe('orders on the replayed market', () => {
     expect((await rest!.depth({ symbol: 'BTCUSDT', limit: 20 })).asks).toEqual(before.asks);
   });
 
-  it('fills resting orders exactly as the backtester would on the same recording (queue position, trades through the price)', async () => {
+  it.each([{ model: 'log' as const }, { model: 'risk-averse' as const }, { model: 'power' as const, n: 3 }])('fills resting orders exactly as the backtester would on the same recording (queue position, trades through the price): queue model %o', async (spec) => {
     const recording = await directReplay();
     const firstUs = recording[0]!.us;
-    const { clock, market } = await startPaperVenue();
+    const { clock, market } = await startPaperVenue({ queue: spec });
     // Early in the recording: the orders rest, trades at their prices eat the queue ahead, some fill in parts.
     const placedAt = T0 + 3000;
     await advanceReplay(clock, market, placedAt);
@@ -235,7 +235,7 @@ describe('orders on the replayed market', () => {
     const inst = venue!.backend.venue.instrument('BTCUSDT')!;
     const vclock = new VirtualClock(T0);
     const reports: ExecutionReport[] = [];
-    const ex = new BacktestExchange({ clock: vclock, inst, queue: riskAverse, latency: constantLatency(0, 0), onReport: (r) => reports.push(r) });
+    const ex = new BacktestExchange({ clock: vclock, inst, queue: queueModel(spec), latency: constantLatency(0, 0), onReport: (r) => reports.push(r) });
     let placed = false;
     for (const { ev, us } of recording) {
       const due = dueOf(us, firstUs);

@@ -191,6 +191,12 @@ const marketSchema = z.strictObject({
   atEnd: z.enum(['stop', 'loop']).default('stop'),
   /** Spot symbols replayed (default: each spot symbol of this venue that the catalog has). */
   symbols: z.array(z.string()).min(1).optional(),
+  /** Queue position model of the bot's resting orders, as a backtest's `backtest.queue`: risk-averse (only trades advance it), log, or power with exponent n. */
+  queue: z.discriminatedUnion('model', [
+    z.strictObject({ model: z.literal('risk-averse') }),
+    z.strictObject({ model: z.literal('log') }),
+    z.strictObject({ model: z.literal('power'), n: z.number().positive('must be above 0').default(2) }),
+  ]).default({ model: 'log' }),
 });
 
 export const venueConfigSchema = z.strictObject({

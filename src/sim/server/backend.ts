@@ -17,7 +17,7 @@ import { marketRoutes } from './routes-market.ts';
 import { contractRoutes } from './routes-contract.ts';
 import { spotRoutes } from './routes-spot.ts';
 import { contractEntry, spotSymbolEntry } from './routes-public.ts';
-import type { Route } from './route.ts';
+import type { Ctx, Route } from './route.ts';
 import type { Backend } from './server.ts';
 import type { Faults } from './faults.ts';
 import { UserEventMapper } from './user-events.ts';
@@ -127,7 +127,13 @@ export class EngineBackend implements Backend {
       ...contractRoutes(this.venue),
     ];
     // Every request sees the outside market brought up to the clock first.
-    this.routes = f === undefined ? routes : routes.map((r) => ({ ...r, handle: (x: Parameters<Route['handle']>[0]) => (f.catchUp(), r.handle(x)) }));
+    this.routes = f === undefined ? routes : routes.map((r) => ({
+      ...r,
+      handle: (x: Ctx): unknown => {
+        f.catchUp();
+        return r.handle(x);
+      },
+    }));
     // On a restored venue the agents take over their saved users and cancel the quotes those left resting; an outside market replaces them.
     this.agents = f === undefined ? startAgents(this.venue, c, seed) : { stop: () => undefined };
     if (this.stateFile) this.saver = clock.setInterval(() => this.saveQuietly(), c.server.stateEveryMs);

@@ -264,6 +264,34 @@ describe('orders on the replayed market', () => {
   });
 });
 
+describe('trades and klines of the replayed market', () => {
+  it('serves the recorded trades, and 1m klines built from them on the venue clock', async () => {
+    const recording = await directReplay();
+    const firstUs = recording[0]!.us;
+    const trades = recording.flatMap(({ ev, us }) => (ev.kind === 'trade' ? [{ ev, at: dueOf(us, firstUs) }] : []));
+    const { clock, market } = await startPaperVenue();
+    await advanceReplay(clock, market, dueOf(recording[recording.length - 1]!.us, firstUs) + 1000);
+    // The venue keeps its latest public trades: the recording's last ones, in order, taker side as the buyer-maker flag.
+    const served = await rest!.trades({ symbol: 'BTCUSDT', limit: 1000 });
+    const last = trades.slice(-served.length);
+    expect(served.length).toBe(Math.min(1000, trades.length));
+    expect(served.map((t) => [t.price, t.qty, t.time, t.isBuyerMaker])).toEqual(last.map(({ ev, at }) => [ev.price, ev.qty, at, ev.takerSide === 'SELL']));
+    // Each minute of the venue's clock: open, high, low, close and volume of the recorded trades in it.
+    const bars = new Map<number, { o: string; h: Decimal; l: Decimal; c: string; v: Decimal }>();
+    for (const { ev, at } of trades) {
+      const m = at - (at % 60_000);
+      const b = bars.get(m);
+      const p = new Decimal(ev.price);
+      if (!b) bars.set(m, { o: ev.price, h: p, l: p, c: ev.price, v: new Decimal(ev.qty) });
+      else bars.set(m, { o: b.o, h: Decimal.max(b.h, p), l: Decimal.min(b.l, p), c: ev.price, v: b.v.plus(ev.qty) });
+    }
+    const klines = await rest!.klines({ symbol: 'BTCUSDT', interval: '1m', limit: 1000 });
+    expect(klines.map((k) => [k.openTime, k.open, k.high, k.low, k.close, new Decimal(k.volume).toString()]))
+      .toEqual([...bars.entries()].map(([m, b]) => [m, b.o, b.h.toString(), b.l.toString(), b.c, b.v.toString()]));
+    expect(klines.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('cancels and market orders on the replayed market', () => {
   it('a cancelled resting order gets its funds back at once and no later recorded trade fills it; a MARKET BUY spends its amount on the recorded asks', async () => {
     const { clock, market } = await startPaperVenue();

@@ -33,6 +33,8 @@ export function recordedEvents(ev: BusEvent, inst: SimInstrument, levels: (side:
       if (priceTicks > 0 && lots > 0) out.push({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
       return out;
     }
+    // The replay is asked for levels, never for batches.
+    case 'depthBatch':
     case 'kline':
     case 'ticker':
     case 'index':

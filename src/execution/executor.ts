@@ -14,7 +14,7 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, Decimal } from '../core/fixed.ts';
+import { compareDecimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -118,7 +118,7 @@ function requestOf(o: PlaceIntent): OrderRequest {
 /** Returns the OrderReport carried by a bus order event. */
 export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
   const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
-  const avg = filled ? new Decimal(ev.cumQuote).div(ev.executedQty).toFixed() : '0';
+  const avg = filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
   return {
     account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,
     type: ev.type, price: ev.price, origQty: ev.origQty, executedQty: ev.executedQty, avgPrice: avg, time: ev.ts,
@@ -175,7 +175,8 @@ export class OrderExecutor {
         this.books.apply(fill);
         this.store.emit({ type: 'fill', fill });
       },
-    });    this.budget = o.budget ?? new ExecutorBudget();
+    });
+    this.budget = o.budget ?? new ExecutorBudget();
     this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
     this.maxInFlight = o.maxInFlight ?? 1;
     this.log = o.logger ?? silentLogger();
@@ -592,6 +593,8 @@ export class OrderExecutor {
     const next = this.onReport(reportOfEvent(ev), 'stream', false);
     if (next === undefined) return;
     const fill = this.feed.streamFill(next, ev);
+    // The fill has reached the strategies by now; the bookkeeping below is off their path.
+    this.books.settle();
     if (fill !== undefined) this.o.portfolio.applyFills([fill]);
     this.checkFills(next);
   }

@@ -247,6 +247,7 @@ export function levelOf(raw: unknown, path: string): readonly [price: string, qt
   return [decimalOf(arr[0], at(path, 0)), decimalOf(arr[1], at(path, 1))];
 }
 
+const LONG_NUMBER_RE = /(?:^|[:,[])\s*-?\d{16}/;
 const TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /**
@@ -255,6 +256,8 @@ const TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  * JSON.parse would silently round; every response body and stream frame should be read with this.
  */
 export function parseWireJson(text: string): unknown {
+  // A bare number token starts the text or follows ':', '[' or ','; without 16 digits in a row after one, none can pass 2^53 (the usual frame: no rewrite pass).
+  if (!LONG_NUMBER_RE.test(text)) return parseJson(text);
   let changed = false;
   const safe = text.replace(TOKEN_RE, (tok) => {
     if (tok.charCodeAt(0) === 34 /* " */ || tok.length < 16 || /[.eE]/.test(tok)) return tok;
@@ -262,8 +265,12 @@ export function parseWireJson(text: string): unknown {
     changed = true;
     return `"${tok}"`;
   });
+  return parseJson(changed ? safe : text);
+}
+
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(changed ? safe : text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw new ParseError('<body>', `must be JSON: ${(err as Error).message}`, { cause: err });
   }

@@ -144,7 +144,7 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   scan(b, 'b', sb);
   if (sa.neg !== sb.neg) return sa.neg ? -1 : 1;
   const m = compareMagnitude(a, sa, b, sb);
-  return sa.neg ? (-m as -1 | 0 | 1) : m;
+  return sa.neg && m !== 0 ? (-m as -1 | 1) : m;
 }
 
 /** Returns `d` rounded down (toward zero) to `scale` decimals, as a string without trailing zeros. */

@@ -16,6 +16,7 @@
  * `history.maxAgeMs` ms.
  */
 import type { Clock } from '../core/clock.ts';
+import { Fifo } from '../core/fifo.ts';
 import {
   addScaled, compareDecimal, compareScaled, Decimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
 } from '../core/fixed.ts';
@@ -63,6 +64,8 @@ export class OrderFeed {
   private readonly live = new Map<string, Entry>();
   private readonly byStrategy = new Map<string, Set<string>>();
   private readonly finished = new Map<string, Entry>();
+  /** Finished ids, oldest first (an order finishes once). */
+  private readonly finishOrder = new Fifo<string>();
   private readonly byVenueId = new Map<string, string>();
   private readonly listeners = new Set<FeedListener>();
   private readonly history: OrderHistoryOptions;
@@ -238,13 +241,17 @@ export class OrderFeed {
     this.byStrategy.get(e.local.strategyId)?.delete(id);
     e.finishedAt = this.clock.now();
     this.finished.set(id, e);
+    this.finishOrder.push(id);
     this.expire();
   }
 
   private expire(): void {
     const oldest = this.clock.now() - this.history.maxAgeMs;
-    for (const [id, e] of this.finished) {
-      if (this.finished.size <= this.history.maxOrders && (e.finishedAt ?? 0) >= oldest) break;
+    for (let id = this.finishOrder.peek(); id !== undefined; id = this.finishOrder.peek()) {
+      const e = this.finished.get(id);
+      if (e !== undefined && this.finished.size <= this.history.maxOrders && (e.finishedAt ?? 0) >= oldest) break;
+      this.finishOrder.shift();
+      if (e === undefined) continue;
       this.finished.delete(id);
       if (e.local.orderId !== undefined && this.byVenueId.get(e.local.orderId) === id) this.byVenueId.delete(e.local.orderId);
     }

@@ -1,4 +1,5 @@
 /** Filters user-stream events as they arrive, holding none back: order reports only move an order forward (or bring a fill not seen before), balances and positions keep the newest `E` per key. */
+import { Fifo } from '../core/fifo.ts';
 import { compareDecimal } from '../core/fixed.ts';
 import type { BalanceUpdateEvent, OrderUpdateEvent, PositionUpdateEvent, ReportOrderStatus } from '../model/events.ts';
 import type { EventSink } from './ws-connection.ts';
@@ -56,7 +57,7 @@ const MAX_KEYS = 10_000;
 /** The monotone filter of the user stream. */
 export class ReportSequencer {
   private readonly orders = new Map<string, OrderMark>();
-  private readonly finished: string[] = [];
+  private readonly finished = new Fifo<string>();
   /** Newest E per balance or position key. */
   private readonly newest = new Map<string, number>();
   private released = 0;

@@ -38,10 +38,13 @@ export function parseScaled(s: string, scale: number, field = 'value'): bigint {
 /** Returns the decimal string of `v / 10^scale` with trailing zeros stripped ("0" for zero). */
 export function formatScaled(v: bigint, scale: number): string {
   const neg = v < 0n;
-  const abs = (neg ? -v : v).toString().padStart(scale + 1, '0');
-  const int = abs.slice(0, abs.length - scale);
-  const frac = abs.slice(abs.length - scale).replace(/0+$/, '');
-  const body = frac ? `${int}.${frac}` : int;
+  const digits = (neg ? -v : v).toString();
+  if (scale === 0) return neg ? `-${digits}` : digits;
+  const abs = digits.length > scale ? digits : digits.padStart(scale + 1, '0');
+  const point = abs.length - scale;
+  let end = abs.length;
+  while (end > point && abs.charCodeAt(end - 1) === 48) end--;
+  const body = end === point ? abs.slice(0, point) : `${abs.slice(0, point)}.${abs.slice(point, end)}`;
   return neg && body !== '0' ? `-${body}` : body;
 }
 

@@ -121,8 +121,9 @@ export class OrderFeed {
       if (ids === undefined) this.byStrategy.set(local.strategyId, (ids = new Set()));
       ids.add(local.clientOrderId);
     }
+    // The venue id is indexed when it first shows (an order keeps it); a new entry's `local` is this one, so it is indexed here too.
+    if (local.orderId !== undefined && (local.orderId !== e.local.orderId || e.local === local)) this.byVenueId.set(local.orderId, local.clientOrderId);
     e.local = local;
-    if (local.orderId !== undefined) this.byVenueId.set(local.orderId, local.clientOrderId);
     this.publish(e, undefined);
   }
 

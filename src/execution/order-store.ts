@@ -109,7 +109,7 @@ export class OrderStore {
       const f = this.finished.get(id);
       if (f !== undefined) f.order = next;
     }
-    if (next.orderId !== undefined) this.byOrderId.set(next.orderId, id);
+    if (next.orderId !== undefined && next.orderId !== prev?.orderId) this.byOrderId.set(next.orderId, id);
     const from = prev === undefined ? undefined : statusOf(prev);
     if (prev !== undefined && from === statusOf(next) && prev.executedQty === next.executedQty && prev.orderId === next.orderId) return;
     this.emit({ type: 'order', order: next, from });

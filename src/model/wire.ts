@@ -84,13 +84,17 @@ function idOf(v: unknown, p: string): string {
 export function reqId(obj: WireObject, key: string, path: string): string {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  // The usual form needs no path: it is only built for an error.
+  if (typeof v === 'string' && v.length > 0) return v;
   return idOf(v, at(path, key));
 }
 
 /** Returns an optional id as a string (undefined when absent or null). */
 export function optId(obj: WireObject, key: string, path: string): string | undefined {
   const v = present(obj, key);
-  return v === undefined ? undefined : idOf(v, at(path, key));
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && v.length > 0) return v;
+  return idOf(v, at(path, key));
 }
 
 const UINT_RE = /^\d+$/;
@@ -112,7 +116,19 @@ function timeOf(v: unknown, p: string): number {
 export function reqTime(obj: WireObject, key: string, path: string): number {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && isShortUint(v)) return Number(v);
   return timeOf(v, at(path, key));
+}
+
+/** Returns true for 1 to 15 digits: a time Number() reads exactly (timeOf judges every other form). */
+function isShortUint(v: string): boolean {
+  if (v.length === 0 || v.length > 15) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** Returns an optional time as a number (undefined when absent or null). */
@@ -153,6 +169,7 @@ export function decimalOf(v: unknown, p: string): string {
 export function reqDecimal(obj: WireObject, key: string, path: string): string {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
 }
 
@@ -160,6 +177,7 @@ export function reqDecimal(obj: WireObject, key: string, path: string): string {
 export function optDecimal(obj: WireObject, key: string, path: string, emptyIsAbsent = false): string | undefined {
   const v = present(obj, key);
   if (v === undefined || (emptyIsAbsent && v === '')) return undefined;
+  if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
 }
 

@@ -261,3 +261,17 @@ export function divideDecimal(a: string, b: string): string {
   if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
   return new Decimal(a).div(b).toFixed();
 }
+
+/** Returns a / b rounded half away from zero to `decimals` (decimal.js ROUND_HALF_UP), without trailing zeros: the exact average an order view shows. */
+export function divideRounded(a: Scaled, b: Scaled, decimals: number): string {
+  if (b.units === 0n) throw new RangeError('division by zero');
+  // a/b × 10^decimals = a.units × 10^(decimals + b.scale) / (b.units × 10^a.scale).
+  let num = a.units * pow10(decimals + b.scale);
+  let den = b.units * pow10(a.scale);
+  const neg = (num < 0n) !== (den < 0n);
+  if (num < 0n) num = -num;
+  if (den < 0n) den = -den;
+  let q = num / den;
+  if (2n * (num - q * den) >= den) q += 1n;
+  return formatScaled(neg ? -q : q, decimals);
+}

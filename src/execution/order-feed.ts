@@ -18,7 +18,7 @@
 import type { Clock } from '../core/clock.ts';
 import { Fifo } from '../core/fifo.ts';
 import {
-  addScaled, compareDecimal, compareScaled, Decimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
+  addScaled, compareDecimal, compareScaled, Decimal, divideRounded, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
 } from '../core/fixed.ts';
 import {
   isFinalStatus, type FillReport, type Instrument, type OrderFill, type OrderOutcome, type OrderUpdateEvent, type OrderView, type OrderViewStatus,
@@ -263,8 +263,7 @@ export class OrderFeed {
     const inst = this.instruments.get(o.symbol);
     const shown = status ?? this.statusOf(e) ?? 'NEW';
     const filled = empty ? SCALED_ZERO : e.filled;
-    const avg = filled.units === 0n ? '0'
-      : scaledDecimal(e.cumQuote).div(scaledDecimal(filled)).toDecimalPlaces(inst?.pricePrecision ?? 8, Decimal.ROUND_HALF_UP).toFixed();
+    const avg = filled.units === 0n ? '0' : divideRounded(e.cumQuote, filled, inst?.pricePrecision ?? 8);
     const outcome: OrderOutcome = o.outcome ?? (o.phase === 'PENDING_NEW' ? 'pending' : 'placed');
     return {
       clientOrderId: o.clientOrderId, orderId: o.orderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/core/errors.ts';
 import {
-  addScaled, compareDecimal, compareScaled, Decimal, divideDecimal, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
+  addScaled, compareDecimal, compareScaled, Decimal, divideDecimal, divideRounded, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
 } from '../../src/core/fixed.ts';
 
 const VALUES = [
@@ -34,6 +34,18 @@ describe('scaled decimals', () => {
     for (const a of nums) for (const b of dens) expect(divideDecimal(a, b), `${a} / ${b}`).toBe(new Decimal(a).div(b).toFixed());
     expect(divideDecimal('113.69', '0.01')).toBe('11369');
     expect(() => divideDecimal('1', '0')).toThrow(RangeError);
+  });
+
+  it('rounds a quotient half away from zero as decimal.js ROUND_HALF_UP does', () => {
+    const nums = ['113.69', '3.02', '1', '-2.5', '0.125', '-0.125', '2', '300760.93333333', '0.00000001'];
+    const dens = ['0.01', '3', '7', '0.03', '-4', '16', '0.00000003'];
+    for (const a of nums) {
+      for (const b of dens) {
+        for (const dp of [0, 1, 2, 8]) {
+          expect(divideRounded(scaled(a), scaled(b), dp), `${a} / ${b} to ${dp}`).toBe(new Decimal(a).div(b).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed());
+        }
+      }
+    }
   });
 
   it('refuses what isDecimalString refuses, naming the field', () => {

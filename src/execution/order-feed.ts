@@ -182,13 +182,16 @@ export class OrderFeed {
       qty: whole ? qtyText : scaledText(qty), fee, feeAsset, maker, time, source,
     };
     e.filled = addScaled(e.filled, qty);
-    e.cumQuote = addScaled(e.cumQuote, mulScaled(qty, scaled(price, 'price')));
-    if (feeAsset !== '') {
-      const paid = scaled(fee, 'fee');
-      if (paid.units !== 0n) e.fees.set(feeAsset, addScaled(e.fees.get(feeAsset) ?? SCALED_ZERO, paid));
-    }
-    this.publish(e, fill);
+    this.publish(e, fill, qty);
     return fill;
+  }
+
+  /** Adds a delivered fill to the order's quote and fee sums (only views read them, and the view it changes is made after the delivery). */
+  private sum(e: Entry, f: OrderFill, qty: Scaled): void {
+    e.cumQuote = addScaled(e.cumQuote, mulScaled(qty, scaled(f.price, 'price')));
+    if (f.feeAsset === '') return;
+    const paid = scaled(f.fee, 'fee');
+    if (paid.units !== 0n) e.fees.set(f.feeAsset, addScaled(e.fees.get(f.feeAsset) ?? SCALED_ZERO, paid));
   }
 
   private fillReport(o: LocalOrder, f: OrderFill): FillReport {
@@ -208,10 +211,12 @@ export class OrderFeed {
     return compareScaled(e.filled, scaled(o.executedQty, 'executedQty')) >= 0 ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
   }
 
-  private publish(e: Entry, fill: OrderFill | undefined): void {
+  /** Shows what changed: NEW first when it was never shown, then the fill (`qty` counted of it), then the order's change. */
+  private publish(e: Entry, fill: OrderFill | undefined, qty?: Scaled): void {
     const status = this.statusOf(e);
     if (status === undefined) {
       if (fill !== undefined) this.tellFill(fill);
+      if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
       return;
     }
     const prev = e.view;
@@ -220,6 +225,7 @@ export class OrderFeed {
       this.emit(e, this.viewOf(e, undefined, 'NEW', true));
     }
     if (fill !== undefined) this.tellFill(fill);
+    if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
     const before = e.view;
     const moved = before === undefined || RANK[status] > RANK[before.status] || before.executedQty !== scaledText(e.filled);
     if (!moved || (before !== undefined && isFinalStatus(before.status))) return;

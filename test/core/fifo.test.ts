@@ -17,19 +17,23 @@ describe('Fifo', () => {
     expect(q.length).toBe(0);
   });
 
-  it('keeps its order across a million items passing through a window of 10,000, holding at most twice the window', () => {
+  it('keeps its order across 200,000 items passing through a window of 10,000, holding at most twice the window', () => {
     const q = new Fifo<number>();
     let next = 0;
-    for (let i = 0; i < 1_000_000; i++) {
+    let outOfOrder = 0;
+    let largest = 0;
+    for (let i = 0; i < 200_000; i++) {
       q.push(i);
       if (q.length > 10_000) {
-        expect(q.shift()).toBe(next);
+        if (q.shift() !== next) outOfOrder += 1;
         next += 1;
       }
-      // What the queue stores (its private array) never grows past twice what is queued plus the compaction step.
-      expect((q as unknown as { items: number[] }).items.length).toBeLessThanOrEqual(2 * 10_000 + 1_024);
+      // What the queue stores (its private array), not counting what it has handed out and not yet dropped.
+      largest = Math.max(largest, (q as unknown as { items: number[] }).items.length);
     }
+    expect(outOfOrder).toBe(0);
+    expect(largest).toBeLessThanOrEqual(2 * 10_000 + 1_024);
     expect(q.length).toBe(10_000);
-    expect(q.peek()).toBe(990_000);
+    expect(q.peek()).toBe(190_000);
   });
 });

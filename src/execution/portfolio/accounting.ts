@@ -88,13 +88,17 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
   const inventory: Record<string, SpotInventory> = { ...state.inventory };
   const realized: Record<string, string> = { ...state.realized };
   const effects: FillEffect[] = [];
-  const sorted = fills.filter((f) => aboveWatermark(state, f))
-    .sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
-  const seen = new Set<string>();
+  // One fill (the stream's usual batch) needs no sort and no duplicate check.
+  const one = fills.length === 1;
+  const fresh = fills.filter((f) => aboveWatermark(state, f));
+  const sorted = one ? fresh : fresh.sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
+  const seen = one ? undefined : new Set<string>();
   for (const f of sorted) {
-    const k = `${f.account}:${f.tradeId}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
+    if (seen !== undefined) {
+      const k = `${f.account}:${f.tradeId}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+    }
     const inst = instruments.get(f.symbol);
     if (inst === undefined) continue;
     const r = inst.kind === 'spot' ? spotFill(f, inst, spot, inventory) : contractFill(f, inst, contract, positions);

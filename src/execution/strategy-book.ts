@@ -24,6 +24,8 @@ interface Book {
   /** Spot fees paid in the base asset, by symbol. */
   readonly baseFees: Map<string, Decimal>;
   fills: number;
+  /** The last book read per symbol, with the fill count and price it was figured at: read again unchanged, it is not figured again. */
+  readonly read: Map<string, { readonly fills: number; readonly ref: string | undefined; readonly book: SymbolBook }>;
 }
 
 const SPOT_PNL_DECIMALS = 8;
@@ -48,7 +50,7 @@ export class StrategyBooks {
     const inst = this.instruments.get(f.symbol);
     if (inst === undefined) return;
     let b = this.books.get(f.strategyId);
-    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), baseFees: new Map(), fills: 0 }));
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), baseFees: new Map(), fills: 0, read: new Map() }));
     const report: FillReport = {
       account: f.account, symbol: f.symbol, tradeId: f.tradeId, orderId: f.orderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee,
       feeAsset: f.feeAsset, maker: f.maker, time: f.time,
@@ -66,12 +68,14 @@ export class StrategyBooks {
     const inst = this.instruments.get(symbol);
     if (inst === undefined) throw new RangeError(`unknown symbol ${symbol}`);
     const b = this.books.get(strategyId);
+    const ref = this.refPrice(inst);
+    const held = b?.read.get(symbol);
+    if (held !== undefined && held.fills === b!.fills && held.ref === ref) return held.book;
     const s = b?.state ?? EMPTY_ACCOUNT;
     const dp = pnlDecimals(inst);
     const sides: BookSide[] = [];
     let net = new Decimal(0);
     let unrealized: Decimal | undefined = new Decimal(0);
-    const ref = this.refPrice(inst);
     const addSide = (side: PositionSide, qty: Decimal, avg: string): void => {
       if (qty.isZero()) return;
       sides.push({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() });
@@ -93,10 +97,14 @@ export class StrategyBooks {
     const realized = new Decimal(s.realized[symbol] ?? '0');
     const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
     const u = unrealized as Decimal | undefined;
-    return {
+    // Frozen: the same book is handed out again until a fill or the price moves it.
+    Object.freeze(sides);
+    const book: SymbolBook = Object.freeze({
       symbol, net: net.toFixed(), sides, asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0',
       realized: round(realized), unrealized: u === undefined ? undefined : round(u),
-    };
+    });
+    b?.read.set(symbol, { fills: b.fills, ref, book });
+    return book;
   }
 
   /** Returns a strategy's PnL over `symbols` in `asset` (default: the PnL asset of its first symbol). */

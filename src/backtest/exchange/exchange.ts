@@ -148,10 +148,10 @@ export class BacktestExchange {
   onRecorded(ev: RecordedEvent): void {
     switch (ev.kind) {
       case 'depth':
-        this.onDepth(ev.side, ev.priceTicks, ev.lots);
+        this.recordDepth(ev.side, ev.priceTicks, ev.lots);
         break;
       case 'trade':
-        this.onTrade(ev.priceTicks, ev.lots, ev.takerSide);
+        this.recordTrade(ev.priceTicks, ev.lots, ev.takerSide);
         break;
       case 'mark':
         this.onMark(ev.price);
@@ -161,7 +161,8 @@ export class BacktestExchange {
     }
   }
 
-  private onDepth(side: BookSide, price: number, lots: number): void {
+  /** Applies a recorded level change (onRecorded's depth, without an event object per level: the runner's hot path). */
+  recordDepth(side: BookSide, price: number, lots: number): void {
     const prev = this.book.setLevel(side, price, lots);
     const mine = this.resting[side].get(price);
     if (mine) {
@@ -219,7 +220,8 @@ export class BacktestExchange {
     }
   }
 
-  private onTrade(price: number, lots: number, takerSide: BookSide): void {
+  /** Applies a recorded trade (onRecorded's trade, without an event object). */
+  recordTrade(price: number, lots: number, takerSide: BookSide): void {
     this.last = price;
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;

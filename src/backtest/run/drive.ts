@@ -151,7 +151,7 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
       if (!m) return;
       const priceTicks = decimalUnits(ev.price, m.inst.tick);
       const lots = decimalUnits(ev.qty, m.inst.step);
-      if (priceTicks > 0 && lots > 0) m.exchange.onRecorded({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
+      if (priceTicks > 0 && lots > 0) m.exchange.recordTrade(priceTicks, lots, ev.takerSide === 'BUY' ? 0 : 1);
       return;
     }
     case 'kline':
@@ -184,8 +184,8 @@ function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, 
       for (const p of [...ex.book.levels(side)]) if (!keep.has(p)) ex.onRecorded({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
     }
   }
-  setLevels(m, 0, ev.bids, time);
-  setLevels(m, 1, ev.asks, time);
+  setLevels(m, 0, ev.bids);
+  setLevels(m, 1, ev.asks);
   applied.set(m, ev.version);
 }
 
@@ -193,11 +193,11 @@ function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {
   return levels.map((l) => decimalUnits(l[0], m.inst.tick));
 }
 
-function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[], time: number): void {
+function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[]): void {
   for (const l of levels) {
     const priceTicks = decimalUnits(l[0], m.inst.tick);
     const lots = decimalUnits(l[1], m.inst.step);
-    if (priceTicks > 0 && lots >= 0) m.exchange.onRecorded({ kind: 'depth', time, side, priceTicks, lots });
+    if (priceTicks > 0 && lots >= 0) m.exchange.recordDepth(side, priceTicks, lots);
   }
 }
 

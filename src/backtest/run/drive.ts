@@ -65,7 +65,7 @@ async function settle(busy?: Busy): Promise<void> {
  * their own times; after each instant the bot's promise continuations run before time moves on.
  */
 export async function drive(o: DriveOptions): Promise<ReplayStats> {
-  const window = o.window ?? 4096;
+  const window = o.window ?? 512;
   const clock = o.clock;
   // Read from the replay, not yet applied: events and their local and exchange times (ms).
   let inEv: BusEvent[] = [];
@@ -95,7 +95,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       await settle(o.busy);
     }
     clock.advanceToSync(t);
-    if (outHead > 4096) {
+    if (outHead > 512) {
       outEv.splice(0, outHead);
       outLocal.splice(0, outHead);
       outHead = 0;

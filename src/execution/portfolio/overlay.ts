@@ -18,7 +18,7 @@
  *    that rounds to the venue's. Overlays never change realized PnL: that comes from the fold alone.
  */
 import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
-import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
+import type { AccountKind, ContractBalance, Instrument, PositionSide } from '../../model/index.ts';
 import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
 /** A balance as a stream event reported it. */
@@ -60,10 +60,9 @@ export function applyOverlays(
   instruments: ReadonlyMap<string, Instrument>,
 ): AccountState {
   if (balances.size === 0 && positionsIn.size === 0) return state;
-  const fills: readonly FillReport[] = effects.map((e) => e.fill);
   const positions: Record<string, ContractPosition> = { ...state.positions };
   for (const [key, o] of positionsIn) {
-    if (fills.some((f) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
+    if (effects.some(({ fill: f }) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
     const mine = positions[key];
     if (compareDecimal(o.qty, '0') === 0) {
       delete positions[key];
@@ -79,9 +78,11 @@ export function applyOverlays(
   for (const o of balances.values()) {
     if (o.account === 'spot') {
       let free = new Decimal(o.free);
-      for (const f of fills) {
+      // Most fills are older than the event: the cheap tests go first.
+      for (const { fill: f } of effects) {
+        if (f.account !== 'spot' || f.time <= o.ts) continue;
         const inst = instruments.get(f.symbol);
-        if (f.account !== 'spot' || f.time <= o.ts || inst === undefined) continue;
+        if (inst === undefined) continue;
         for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
       }
       spot[o.asset] = { free: free.toFixed(), locked: o.locked };

@@ -70,13 +70,15 @@ export interface BookStats {
 }
 
 /**
- * One side's levels by integer price, with the prices kept sorted best first as levels come and go (a
- * binary search and a move per new or removed price), so reading the book sorts nothing.
+ * One side's levels by integer price, with the prices and their levels kept sorted best first as
+ * levels come and go (a binary search and a move per new or removed price), so reading the book is a copy.
  */
 class Side {
   readonly levels = new Map<number, Level>();
   /** Prices best first: ascending for asks, descending for bids. */
   private readonly keys: number[] = [];
+  /** The level of each price in `keys`, index for index. */
+  private readonly sorted: Level[] = [];
 
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(readonly dir: 1 | -1) {}
@@ -88,16 +90,25 @@ class Side {
   set(k: number, l: Level): void {
     const had = this.levels.has(k);
     this.levels.set(k, l);
-    if (!had) this.keys.splice(this.find(k), 0, k);
+    const i = this.find(k);
+    if (had) this.sorted[i] = l;
+    else {
+      this.keys.splice(i, 0, k);
+      this.sorted.splice(i, 0, l);
+    }
   }
 
   delete(k: number): void {
-    if (this.levels.delete(k)) this.keys.splice(this.find(k), 1);
+    if (!this.levels.delete(k)) return;
+    const i = this.find(k);
+    this.keys.splice(i, 1);
+    this.sorted.splice(i, 1);
   }
 
   clear(): void {
     this.levels.clear();
     this.keys.length = 0;
+    this.sorted.length = 0;
   }
 
   /** Returns the best price, undefined when the side is empty. */
@@ -107,10 +118,7 @@ class Side {
 
   /** Returns the best `n` levels, best first. */
   top(n: number): Level[] {
-    const m = Math.min(n, this.keys.length);
-    const out: Level[] = [];
-    for (let i = 0; i < m; i++) out.push(this.levels.get(this.keys[i]!)!);
-    return out;
+    return n >= this.sorted.length ? this.sorted.slice() : this.sorted.slice(0, n);
   }
 
   /** Returns the index where `k` is or would go. */

@@ -64,7 +64,7 @@ export interface BacktestExchangeOptions {
   readonly account?: ExchangeAccount;
   /** First order id (default 1). */
   readonly firstOrderId?: bigint;
-  /** Finished orders remembered for duplicate-id and cancel answers (default 10 000); older ones are forgotten. */
+  /** Finished orders remembered for duplicate-id and cancel answers (default 1 000); older ones are forgotten. */
   readonly keepFinished?: number;
   /** Where the data has no mark prices: take the mid of the recorded book as the mark whenever it moves. */
   readonly markFromMid?: boolean;
@@ -101,7 +101,7 @@ export class BacktestExchange {
   constructor(private readonly o: BacktestExchangeOptions) {
     this.account = o.account ?? noAccount;
     this.nextId = o.firstOrderId ?? 1n;
-    this.keepFinished = o.keepFinished ?? 10_000;
+    this.keepFinished = o.keepFinished ?? 1_000;
     if (!Number.isSafeInteger(this.keepFinished) || this.keepFinished < 1) throw new Error('keepFinished must be a positive integer');
   }
 

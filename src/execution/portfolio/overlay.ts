@@ -51,6 +51,19 @@ export function isNewer(ts: number, since: number, held: { readonly ts: number }
   return ts >= since && (held === undefined || ts >= held.ts);
 }
 
+/** Returns the spot holding a spot balance overlay gives: its free moved by the counted fills later than it (invariant 2), its locked as reported. */
+export function spotHolding(o: BalanceOverlay, effects: readonly FillEffect[], instruments: ReadonlyMap<string, Instrument>): Holding {
+  let free = new Decimal(o.free);
+  // Most fills are older than the event: the cheap tests go first.
+  for (const { fill: f } of effects) {
+    if (f.account !== 'spot' || f.time <= o.ts) continue;
+    const inst = instruments.get(f.symbol);
+    if (inst === undefined) continue;
+    for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
+  }
+  return { free: free.toFixed(), locked: o.locked };
+}
+
 /** Returns the state with the overlays laid over it (see the invariants above); `effects` are the fills the fold counted and what each did. */
 export function applyOverlays(
   state: AccountState,
@@ -77,15 +90,7 @@ export function applyOverlays(
   const contract: Record<string, ContractBalance> = { ...state.contract };
   for (const o of balances.values()) {
     if (o.account === 'spot') {
-      let free = new Decimal(o.free);
-      // Most fills are older than the event: the cheap tests go first.
-      for (const { fill: f } of effects) {
-        if (f.account !== 'spot' || f.time <= o.ts) continue;
-        const inst = instruments.get(f.symbol);
-        if (inst === undefined) continue;
-        for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
-      }
-      spot[o.asset] = { free: free.toFixed(), locked: o.locked };
+      spot[o.asset] = spotHolding(o, effects, instruments);
       continue;
     }
     let later = new Decimal(0);

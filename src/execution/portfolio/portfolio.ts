@@ -8,7 +8,7 @@ import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.t
 import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
-import { applyOverlays, balanceKey, isNewer, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
+import { applyOverlays, balanceKey, isNewer, spotHolding, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { positionValue, sidePnl } from './pnl.ts';
 import { compareIds } from '../reconcile/fills.ts';
 import type { AccountKind } from '../../model/index.ts';
@@ -100,8 +100,11 @@ export class Portfolio {
   applyBalance(ev: BalanceUpdateEvent): boolean {
     const key = balanceKey(ev.account, ev.asset);
     if (!isNewer(ev.ts, this.balancesAt, this.balanceOverlays.get(key))) return false;
-    this.balanceOverlays.set(key, { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts });
-    this.overlay();
+    const o: BalanceOverlay = { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts };
+    this.balanceOverlays.set(key, o);
+    // A spot balance changes its own asset's holding only: the others, laid over the same fold, stay as they are.
+    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments) } };
+    else this.overlay();
     return true;
   }
 

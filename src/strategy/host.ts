@@ -286,14 +286,15 @@ export class StrategyHost {
     }
   }
 
-  /** Runs `fn` for `inst`; a throw or a rejection fails the strategy. */
-  private async guard(inst: Instance, fn: () => void | Promise<void>): Promise<void> {
+  /** Runs `fn` for `inst`; a throw or a rejection fails the strategy. Not async: a handler that returns nothing costs no promise (one per market event otherwise). */
+  private guard(inst: Instance, fn: () => void | Promise<void>): Promise<void> | undefined {
     try {
       const r = fn();
-      if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') return Promise.resolve(r).then(undefined, (e: unknown) => this.fail(inst, e));
     } catch (e) {
       this.fail(inst, e);
     }
+    return undefined;
   }
 
   private fail(inst: Instance, err: unknown): void {

@@ -14,12 +14,19 @@ import { generate } from './replay.bench.ts';
 /** Level changes and trades in the catalog: 10 M by default; BENCH_BACKTEST_EVENTS sets another size. */
 const EVENTS = Number(process.env['BENCH_BACKTEST_EVENTS'] ?? 10_000_000);
 
-/** What one measured phase reports: events, seconds, and the process's peak RSS (the kernel's count, in bytes). */
+/** What one measured phase reports: events, seconds (wall and CPU: on a shared machine the second says more), and the process's peak RSS (the kernel's count, in bytes). */
 interface Phase {
   readonly events: number;
   readonly secs: number;
+  readonly cpuSecs: number;
   readonly maxRss: number;
   readonly line?: string;
+}
+
+/** Returns the CPU seconds (user and system) used since `c0`. */
+function cpuSince(c0: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
 }
 
 function fmt(x: number): string {
@@ -31,11 +38,12 @@ async function replayOnly(dir: string): Promise<Phase> {
   const bus = new EventBus({ freeze: false, logger: silentLogger() });
   bus.subscribe('depthUpdate', () => undefined);
   bus.subscribe('trade', () => undefined);
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const rs = await replay({ catalog: dir, sink: (ev) => bus.publish(ev) });
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   bus.close();
-  return { events: rs.levels + rs.trades, secs, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { events: rs.levels + rs.trades, secs, cpuSecs: cpuSince(c0), maxRss: process.resourceUsage().maxRSS * 1024 };
 }
 
 /** Runs the market maker's backtest over the catalog. */
@@ -49,14 +57,16 @@ async function backtest(dir: string): Promise<Phase> {
     risk: { rounding: 'round', strategy: { orderRate: { perSecond: 10, perMinute: 300 } } },
     backtest: { data: dir, balances: { BTC: '1', USDT: '100000' }, fees: { maker: '0', taker: '0.001' }, latency: { entry: 20, response: 20 }, queue: { model: 'log' }, seed: 1 },
   });
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const out = await runBacktest({ config, baseDir: dir });
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpuSecs = cpuSince(c0);
   const m = out.results.metrics;
   const events = out.replay.levels + out.replay.trades;
   const maxRss = process.resourceUsage().maxRSS * 1024;
-  const line = `${fmt(events)} events (${fmt(out.events)} bus events) in ${secs.toFixed(1)} s; ${m.orders} orders, ${m.fills} fills (${((m.makerShare ?? 0) * 100).toFixed(0)} % maker), ${m.cancels} cancels; peak RSS ${(maxRss / 1e6).toFixed(0)} MB`;
-  return { events, secs, maxRss, line };
+  const line = `${fmt(events)} events (${fmt(out.events)} bus events) in ${secs.toFixed(1)} s (CPU ${cpuSecs.toFixed(1)} s); ${m.orders} orders, ${m.fills} fills (${((m.makerShare ?? 0) * 100).toFixed(0)} % maker), ${m.cancels} cancels; peak RSS ${(maxRss / 1e6).toFixed(0)} MB`;
+  return { events, secs, cpuSecs, maxRss, line };
 }
 
 /** Runs one phase in a process of its own, so each peak RSS is that phase's alone (not the catalog writer's nor the other phase's). */
@@ -80,11 +90,14 @@ export async function run(): Promise<void> {
     const made = generate(dir, EVENTS);
     console.log(`backtest: generated ${fmt(made)} events (level changes and trades) in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
     const r = await inChild('replay', dir);
-    console.log(`backtest: replay-only ${fmt(r.events)} events in ${r.secs.toFixed(1)} s; peak RSS ${(r.maxRss / 1e6).toFixed(0)} MB`);
+    console.log(`backtest: replay-only ${fmt(r.events)} events in ${r.secs.toFixed(1)} s (CPU ${r.cpuSecs.toFixed(1)} s); peak RSS ${(r.maxRss / 1e6).toFixed(0)} MB`);
     const b = await inChild('backtest', dir);
     console.log(`backtest: ${b.line ?? ''}`);
     const rate = b.events / b.secs;
     const replayRate = r.events / r.secs;
+    const cpuRate = b.events / b.cpuSecs;
+    const replayCpuRate = r.events / r.cpuSecs;
+    console.log(`backtest: per CPU second ${fmt(cpuRate)} events vs replay-only ${fmt(replayCpuRate)} events, ratio ${(cpuRate / replayCpuRate).toFixed(2)}`);
     console.log(`bench backtest: ${fmt(rate)} events/s vs replay-only ${fmt(replayRate)} events/s, ratio ${(rate / replayRate).toFixed(2)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

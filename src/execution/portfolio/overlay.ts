@@ -20,7 +20,7 @@
  *    quantity, and none while a counted fill of its symbol is later than its ts. Overlays never change
  *    realized PnL: that comes from the fold alone.
  */
-import { compareDecimal, Decimal } from '../../core/fixed.ts';
+import { addScaled, compareDecimal, Decimal, scaled, scaledText } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, Instrument, PositionSide } from '../../model/index.ts';
 import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
@@ -56,15 +56,15 @@ export function isNewer(ts: number, since: number, held: { readonly ts: number }
 
 /** Returns the spot holding a spot balance overlay gives: its free moved by the counted fills later than it (invariant 2), its locked as reported. */
 export function spotHolding(o: BalanceOverlay, effects: readonly FillEffect[], instruments: ReadonlyMap<string, Instrument>): Holding {
-  let free = new Decimal(o.free);
+  let free = scaled(o.free, 'free');
   // Most fills are older than the event: the cheap tests go first.
   for (const { fill: f } of effects) {
     if (f.account !== 'spot' || f.time <= o.ts) continue;
     const inst = instruments.get(f.symbol);
     if (inst === undefined) continue;
-    for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
+    for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = addScaled(free, delta);
   }
-  return { free: free.toFixed(), locked: o.locked };
+  return { free: scaledText(free), locked: o.locked };
 }
 
 /** Returns the state with the overlays laid over it (see the invariants above); `effects` are the fills the fold counted and what each did. */

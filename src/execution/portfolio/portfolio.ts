@@ -117,6 +117,18 @@ export class Portfolio {
     return true;
   }
 
+  /**
+   * Returns true when the newest stream event of some position shows another quantity than the fills
+   * imply. A stale event does (until its successor arrives), and so does a change no own fill explains,
+   * such as a liquidation: only a venue snapshot can tell which.
+   */
+  positionsDisagree(): boolean {
+    for (const [key, o] of this.positionOverlays) {
+      if (compareDecimal(o.qty, this.state.positions[key]?.qty ?? '0') !== 0) return true;
+    }
+    return false;
+  }
+
   /** Adopts a venue snapshot: balances and positions as the venue reports them, fills up to the watermark folded in; stream values newer than it stay. */
   adopt(s: VenueSnapshot): void {
     if (s.balances !== undefined) this.balancesAt = laterOverlaysOnly(this.balanceOverlays, this.balancesAt, s.time);

@@ -74,7 +74,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const clock = new VirtualClock(range.from);
-  const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
+  // Not frozen (the dispatcher's rule for backtests): freezing each published book costs more than the strategy does.
+  const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
   const rec = new Recorder();
   const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void } = {};

@@ -14,7 +14,7 @@ import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import type { FeeRates } from '../../sim/ledger/types.ts';
 import { RoundTrips } from '../trades.ts';
-import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
+import { BACKTEST_FLOWS, type AccountOrder, type ExchangeAccount, type FillSettlement } from './account.ts';
 import { checkContract } from './venue-check.ts';
 
 /** What an open order holds: margin for an open, reserved quantity for a close. */
@@ -61,7 +61,7 @@ export class ContractAccount implements ExchangeAccount {
     if (!c) throw new Error(`${o.inst.symbol} is not a contract`);
     this.symbol = c.symbol;
     this.token = c.marginToken;
-    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: '0', taker: '0' } });
+    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: '0', taker: '0' }, maxFlowsPerAccount: BACKTEST_FLOWS });
     // The venue's contract desk over this ledger: its positions settle, its planning validates.
     const core = new EngineCore(o.clock, this.ledger, 'backtest', false);
     core.instruments.set(o.inst.symbol, o.inst);

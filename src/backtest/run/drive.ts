@@ -67,7 +67,7 @@ async function settle(busy?: Busy): Promise<void> {
  * their own times; after each instant the bot's promise continuations run before time moves on.
  */
 export async function drive(o: DriveOptions): Promise<ReplayStats> {
-  const window = o.window ?? 4096;
+  const window = o.window ?? 512;
   const clock = o.clock;
   // Read from the replay, not yet applied: events and their local and exchange times (ms).
   let inEv: BusEvent[] = [];
@@ -97,7 +97,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       await settle(o.busy);
     }
     clock.advanceToSync(t);
-    if (outHead > 4096) {
+    if (outHead > 512) {
       outEv.splice(0, outHead);
       outLocal.splice(0, outHead);
       outHead = 0;
@@ -157,7 +157,7 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
     case 'trade': {
       const priceTicks = decimalUnits(ev.price, m.inst.tick);
       const lots = decimalUnits(ev.qty, m.inst.step);
-      if (priceTicks > 0 && lots > 0) ex.onRecorded({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
+      if (priceTicks > 0 && lots > 0) ex.recordTrade(priceTicks, lots, ev.takerSide === 'BUY' ? 0 : 1);
       return;
     }
     case 'index':
@@ -200,8 +200,8 @@ function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEven
       for (const p of [...ex.book.levels(side)]) if (!keep.has(p)) ex.onRecorded({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
     }
   }
-  setLevels(m, ex, 0, ev.bids, time);
-  setLevels(m, ex, 1, ev.asks, time);
+  setLevels(m, ex, 0, ev.bids);
+  setLevels(m, ex, 1, ev.asks);
   applied.set(m, ev.version);
 }
 
@@ -209,11 +209,11 @@ function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {
   return levels.map((l) => decimalUnits(l[0], m.inst.tick));
 }
 
-function setLevels(m: DrivenMarket, ex: BacktestExchange, side: BookSide, levels: readonly Level[], time: number): void {
+function setLevels(m: DrivenMarket, ex: BacktestExchange, side: BookSide, levels: readonly Level[]): void {
   for (const l of levels) {
     const priceTicks = decimalUnits(l[0], m.inst.tick);
     const lots = decimalUnits(l[1], m.inst.step);
-    if (priceTicks > 0 && lots >= 0) ex.onRecorded({ kind: 'depth', time, side, priceTicks, lots });
+    if (priceTicks > 0 && lots >= 0) ex.recordDepth(side, priceTicks, lots);
   }
 }
 

@@ -54,12 +54,12 @@ export interface GatewayFill extends FillReport {
 
 /** Code the venue answers for an order it does not know. */
 const UNKNOWN_ORDER = -2013;
-/** What the gateway remembers (defaults: 10 000 finished orders, as the exchange; 10 000 fills, far more than one read asks for). */
+/** What the gateway remembers (defaults: 1 000 finished orders, as the exchange; 1 000 fills, more than the reads between two reconciliations ask for). */
 export interface GatewayBounds {
   readonly finishedOrders: number;
   readonly fills: number;
 }
-const DEFAULT_BOUNDS: GatewayBounds = { finishedOrders: 10_000, fills: 10_000 };
+const DEFAULT_BOUNDS: GatewayBounds = { finishedOrders: 1_000, fills: 1_000 };
 
 type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void };
 

@@ -38,10 +38,13 @@ export function parseScaled(s: string, scale: number, field = 'value'): bigint {
 /** Returns the decimal string of `v / 10^scale` with trailing zeros stripped ("0" for zero). */
 export function formatScaled(v: bigint, scale: number): string {
   const neg = v < 0n;
-  const abs = (neg ? -v : v).toString().padStart(scale + 1, '0');
-  const int = abs.slice(0, abs.length - scale);
-  const frac = abs.slice(abs.length - scale).replace(/0+$/, '');
-  const body = frac ? `${int}.${frac}` : int;
+  const digits = (neg ? -v : v).toString();
+  if (scale === 0) return neg ? `-${digits}` : digits;
+  const abs = digits.length > scale ? digits : digits.padStart(scale + 1, '0');
+  const point = abs.length - scale;
+  let end = abs.length;
+  while (end > point && abs.charCodeAt(end - 1) === 48) end--;
+  const body = end === point ? abs.slice(0, point) : `${abs.slice(0, point)}.${abs.slice(point, end)}`;
   return neg && body !== '0' ? `-${body}` : body;
 }
 
@@ -50,6 +53,8 @@ export function formatScaled(v: bigint, scale: number): string {
  * Throws ParseError when `s` is not a whole multiple of `unit` or is too large to hold exactly.
  */
 export function toUnits(s: string, unit: string, field = 'value'): number {
+  const fast = smallUnits(s, unit);
+  if (fast !== undefined) return fast;
   const scale = Math.max(scaleOf(unit, 'unit'), scaleOf(s, field));
   const v = parseScaled(s, scale, field);
   const u = parseScaled(unit, scale, 'unit');
@@ -64,6 +69,10 @@ export function toUnits(s: string, unit: string, field = 'value'): number {
 
 /** Returns the decimal string of `n` units of `unit` (the inverse of toUnits). */
 export function fromUnits(n: number | bigint, unit: string): string {
+  if (typeof n === 'number') {
+    const fast = smallText(n, unit);
+    if (fast !== undefined) return fast;
+  }
   const scale = scaleOf(unit, 'unit');
   return formatScaled(BigInt(n) * parseScaled(unit, scale, 'unit'), scale);
 }
@@ -75,15 +84,273 @@ export function normalizeDecimal(s: string, field = 'value'): string {
   return formatScaled(parseScaled(s, scale, field), scale);
 }
 
-/** Compares two decimal strings exactly: -1, 0 or 1. */
+/** Where the digits of a decimal string lie, found by scan() without allocating: significant integer digits [i0, i1), fraction digits [f0, f1) without trailing zeros. */
+interface Scan {
+  neg: boolean;
+  i0: number;
+  i1: number;
+  f0: number;
+  f1: number;
+}
+
+const sa: Scan = { neg: false, i0: 0, i1: 0, f0: 0, f1: 0 };
+const sb: Scan = { neg: false, i0: 0, i1: 0, f0: 0, f1: 0 };
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Scans `s` (the forms isDecimalString accepts) into `out`; throws ParseError naming `field` otherwise. */
+function scan(s: string, field: string, out: Scan): void {
+  const n = s.length;
+  let i = 0;
+  const c0 = s.charCodeAt(0);
+  out.neg = c0 === 45; /* - */
+  if (c0 === 45 || c0 === 43 /* + */) i = 1;
+  const start = i;
+  while (i < n && s.charCodeAt(i) === 48) i++;
+  out.i0 = i;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  out.i1 = i;
+  let digits = i - start;
+  out.f0 = out.f1 = i;
+  if (i < n && s.charCodeAt(i) === 46 /* . */) {
+    i++;
+    out.f0 = i;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+    digits += i - out.f0;
+    let e = i;
+    while (e > out.f0 && s.charCodeAt(e - 1) === 48) e--;
+    out.f1 = e;
+  }
+  if (i !== n || digits === 0) throw new ParseError(field, `must be a decimal number, got ${JSON.stringify(s)}`);
+  if (out.i0 === out.i1 && out.f0 === out.f1) out.neg = false;
+}
+
+/** Compares the magnitudes of the scanned strings `a` and `b`. */
+function compareMagnitude(a: string, x: Scan, b: string, y: Scan): -1 | 0 | 1 {
+  const li = x.i1 - x.i0;
+  const lj = y.i1 - y.i0;
+  if (li !== lj) return li < lj ? -1 : 1;
+  for (let k = 0; k < li; k++) {
+    const d = a.charCodeAt(x.i0 + k) - b.charCodeAt(y.i0 + k);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  const fa = x.f1 - x.f0;
+  const fb = y.f1 - y.f0;
+  const m = fa > fb ? fa : fb;
+  for (let k = 0; k < m; k++) {
+    const ca = k < fa ? a.charCodeAt(x.f0 + k) : 48;
+    const cb = k < fb ? b.charCodeAt(y.f0 + k) : 48;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Compares two decimal strings exactly: -1, 0 or 1 (by scanning their digits: no allocation, it runs on every report). */
 export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
-  const scale = Math.max(scaleOf(a, 'a'), scaleOf(b, 'b'));
-  const x = parseScaled(a, scale, 'a');
-  const y = parseScaled(b, scale, 'b');
-  return x < y ? -1 : x > y ? 1 : 0;
+  scan(a, 'a', sa);
+  scan(b, 'b', sb);
+  if (sa.neg !== sb.neg) return sa.neg ? -1 : 1;
+  const m = compareMagnitude(a, sa, b, sb);
+  return sa.neg && m !== 0 ? (-m as -1 | 1) : m;
+}
+
+// Fast paths: a decimal with at most 15 significant digits is read into a signed number mantissa and
+// its count of decimals, so the usual venue strings skip the regex and bigint; anything else (longer,
+// malformed, off the grid) takes the exact bigint path, which also gives the errors.
+
+const POW10_NUM = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** The last decimal readSmall read: signed mantissa and decimals (trailing zeros dropped). Scratch, so reading allocates nothing. */
+const small = { mant: 0, frac: 0 };
+
+/** Reads `s` (optional sign, digits, optional "." and digits, at least one digit) into `small`; false when it is not such a string or has over 15 digits. */
+function readSmall(s: string): boolean {
+  const n0 = s.length;
+  let i = 0;
+  let neg = false;
+  if (n0 === 0) return false;
+  const c0 = s.charCodeAt(0);
+  if (c0 === 45 /* - */ || c0 === 43 /* + */) {
+    neg = c0 === 45;
+    i = 1;
+  }
+  let n = n0;
+  const dot = s.indexOf('.', i);
+  if (dot >= 0) while (n > dot + 1 && s.charCodeAt(n - 1) === 48) n--;
+  let mant = 0;
+  let digits = 0;
+  let sig = 0;
+  for (let k = i; k < n; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 46 /* . */) {
+      if (k !== dot) return false;
+      continue;
+    }
+    if (c < 48 || c > 57) return false;
+    digits++;
+    if (sig > 0 || c !== 48) sig++;
+    mant = mant * 10 + (c - 48);
+  }
+  // The zeros stripped after the dot were digits too ("1.0", "0.").
+  if (digits === 0 && !(dot >= 0 && n0 > dot + 1)) return false;
+  if (sig > 15) return false;
+  small.mant = neg ? -mant : mant;
+  small.frac = dot < 0 ? 0 : n - dot - 1;
+  return true;
+}
+
+/** toUnits for short decimals on the grid: the count of units, or undefined to take the exact path. */
+function smallUnits(s: string, unit: string): number | undefined {
+  if (!readSmall(unit) || small.mant <= 0) return undefined;
+  const um = small.mant;
+  const uf = small.frac;
+  if (!readSmall(s)) return undefined;
+  const f = Math.max(uf, small.frac);
+  if (f - uf > 15 || f - small.frac > 15) return undefined;
+  const v = small.mant * POW10_NUM[f - small.frac]!;
+  const u = um * POW10_NUM[f - uf]!;
+  if (!Number.isSafeInteger(v) || !Number.isSafeInteger(u) || v % u !== 0) return undefined;
+  return v / u + 0;
+}
+
+/** fromUnits for a safe count whose value stays below 2^53 in the unit's decimals, or undefined to take the exact path. */
+function smallText(n: number, unit: string): string | undefined {
+  if (!Number.isSafeInteger(n) || !readSmall(unit) || small.mant <= 0) return undefined;
+  const v = n * small.mant;
+  if (!Number.isSafeInteger(v)) return undefined;
+  const scale = small.frac;
+  const abs = String(Math.abs(v)).padStart(scale + 1, '0');
+  const int = abs.slice(0, abs.length - scale);
+  let end = abs.length;
+  while (end > abs.length - scale && abs.charCodeAt(end - 1) === 48) end--;
+  const body = end > abs.length - scale ? `${int}.${abs.slice(abs.length - scale, end)}` : int;
+  return v < 0 ? `-${body}` : body;
 }
 
 /** Returns `d` rounded down (toward zero) to `scale` decimals, as a string without trailing zeros. */
 export function formatDown(d: Decimal, scale: number): string {
   return normalizeDecimal(d.toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(scale));
+}
+
+/** An exact decimal held as a scaled integer, `units / 10^scale`: what hot paths add, subtract, multiply and compare instead of decimal.js. */
+export interface Scaled {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+export const SCALED_ZERO: Scaled = { units: 0n, scale: 0 };
+
+const POW10: bigint[] = [1n];
+
+function pow10(n: number): bigint {
+  for (let i = POW10.length; i <= n; i++) POW10.push(POW10[i - 1]! * 10n);
+  return POW10[n]!;
+}
+
+/** Returns the decimal string `s` as a Scaled at its own number of meaningful decimals; throws ParseError naming `field` when it is not a decimal. */
+export function scaled(s: string, field = 'value'): Scaled {
+  scan(s, field, sa);
+  const { i0, i1, f0, f1 } = sa;
+  let units: bigint;
+  if (i1 - i0 + f1 - f0 <= 15) {
+    // Up to 15 digits are exact in a double: no digit string to build.
+    let n = 0;
+    for (let k = i0; k < i1; k++) n = n * 10 + s.charCodeAt(k) - 48;
+    for (let k = f0; k < f1; k++) n = n * 10 + s.charCodeAt(k) - 48;
+    units = BigInt(n);
+  } else {
+    units = BigInt(s.slice(i0, i1) + s.slice(f0, f1));
+  }
+  return { units: sa.neg ? -units : units, scale: f1 - f0 };
+}
+
+/** Returns `a` with its units expressed at `scale` (not below its own). */
+function at(a: Scaled, scale: number): bigint {
+  return scale === a.scale ? a.units : a.units * pow10(scale - a.scale);
+}
+
+/** Returns a + b exactly. */
+export function addScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  return { units: at(a, scale) + at(b, scale), scale };
+}
+
+/** Returns a − b exactly. */
+export function subScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  return { units: at(a, scale) - at(b, scale), scale };
+}
+
+/** Returns −a. */
+export function negScaled(a: Scaled): Scaled {
+  return { units: -a.units, scale: a.scale };
+}
+
+/** Returns a × b exactly. */
+export function mulScaled(a: Scaled, b: Scaled): Scaled {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** Compares a and b exactly: -1, 0 or 1. */
+export function compareScaled(a: Scaled, b: Scaled): -1 | 0 | 1 {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  const x = at(a, scale);
+  const y = at(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Returns the smaller of a and b. */
+export function minScaled(a: Scaled, b: Scaled): Scaled {
+  return compareScaled(a, b) <= 0 ? a : b;
+}
+
+/** Returns the larger of a and b. */
+export function maxScaled(a: Scaled, b: Scaled): Scaled {
+  return compareScaled(a, b) >= 0 ? a : b;
+}
+
+/** Returns the decimal string of `a` without trailing zeros ("0" for zero). */
+export function scaledText(a: Scaled): string {
+  return formatScaled(a.units, a.scale);
+}
+
+/** Returns `a` as a decimal.js value, for the divisions hot paths leave to the edges. */
+export function scaledDecimal(a: Scaled): Decimal {
+  return new Decimal(scaledText(a));
+}
+
+/** Decimals tried for an exact quotient before divideDecimal hands the division to decimal.js. */
+const EXACT_QUOTIENT_DECIMALS = 20;
+
+/**
+ * Returns a / b as decimal.js at 60 digits gives it (`new Decimal(a).div(b).toFixed()`), without
+ * decimal.js when the quotient ends within 20 more decimals (an average price usually does).
+ */
+export function divideDecimal(a: string, b: string): string {
+  const x = scaled(a, 'a');
+  const y = scaled(b, 'b');
+  if (y.units === 0n) throw new RangeError('division by zero');
+  const num = x.units * pow10(EXACT_QUOTIENT_DECIMALS + y.scale);
+  const den = y.units;
+  const q = num / den;
+  const scale = x.scale + EXACT_QUOTIENT_DECIMALS;
+  // The exact quotient, when it fits in the 60 significant digits decimal.js keeps; else decimal.js rounds it as before.
+  if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
+  return new Decimal(a).div(b).toFixed();
+}
+
+/** Returns a / b rounded half away from zero to `decimals` (decimal.js ROUND_HALF_UP), without trailing zeros: the exact average an order view shows. */
+export function divideRounded(a: Scaled, b: Scaled, decimals: number): string {
+  if (b.units === 0n) throw new RangeError('division by zero');
+  // a/b × 10^decimals = a.units × 10^(decimals + b.scale) / (b.units × 10^a.scale).
+  let num = a.units * pow10(decimals + b.scale);
+  let den = b.units * pow10(a.scale);
+  const neg = (num < 0n) !== (den < 0n);
+  if (num < 0n) num = -num;
+  if (den < 0n) den = -den;
+  let q = num / den;
+  if (2n * (num - q * den) >= den) q += 1n;
+  return formatScaled(neg ? -q : q, decimals);
 }

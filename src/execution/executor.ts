@@ -14,11 +14,11 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, Decimal } from '../core/fixed.ts';
+import { compareDecimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { AccountKind, Gateway, Instrument, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
+import type { AccountKind, Gateway, Instrument, OrderFill, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent, PositionUpdateEvent } from '../model/index.ts';
 import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
 import { ExecutorBudget, type Cost } from './budget.ts';
 import {
@@ -32,6 +32,8 @@ import { Reconciler, type ReconcileOptions } from './reconciler.ts';
 import { StrategyBooks } from './strategy-book.ts';
 
 const NO_SUCH_ORDER = -2013;
+/** How long a position event the fills do not explain waits for its successor before the bot reconciles. */
+const POSITION_CHECK_MS = 3_000;
 /** Cancel refusals that mean the order is already over: read it back to learn how. */
 const CANCEL_SETTLES = new Set([NO_SUCH_ORDER, -1139, -1142]);
 
@@ -118,7 +120,7 @@ function requestOf(o: PlaceIntent): OrderRequest {
 /** Returns the OrderReport carried by a bus order event. */
 export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
   const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
-  const avg = filled ? new Decimal(ev.cumQuote).div(ev.executedQty).toFixed() : '0';
+  const avg = filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
   return {
     account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,
     type: ev.type, price: ev.price, origQty: ev.origQty, executedQty: ev.executedQty, avgPrice: avg, time: ev.ts,
@@ -158,24 +160,31 @@ export class OrderExecutor {
   private readonly retries = new Map<string, TimerHandle>();
   private running = 0;
   private timer: TimerHandle | undefined;
+  /** The pending check of a position event the fills do not explain, and whether one arrived since the last check. */
+  private positionCheck: TimerHandle | undefined;
+  private positionDoubt = false;
   private readonly offs: (() => void)[] = [];
   private readonly settle: SettleOptions;
   private readonly maxInFlight: number;
   private readonly log: Logger;
   private idleWaiters: (() => void)[] = [];
+  /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
+  private readonly delivered: OrderFill[] = [];
   private stopped = false;
 
   constructor(private readonly o: ExecutorOptions) {
     this.store = new OrderStore(o.clock, o.history);
     this.feed = new OrderFeed(o.clock, o.instruments, o.history);
     this.books = new StrategyBooks(o.instruments, o.portfolio);
-    // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of.
+    // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of;
+    // the executor's own readers (tallies, logs) hear of it once the strategies have (afterDelivery).
     this.feed.on({
       fill: (fill) => {
         this.books.apply(fill);
-        this.store.emit({ type: 'fill', fill });
+        this.delivered.push(fill);
       },
-    });    this.budget = o.budget ?? new ExecutorBudget();
+    });
+    this.budget = o.budget ?? new ExecutorBudget();
     this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
     this.maxInFlight = o.maxInFlight ?? 1;
     this.log = o.logger ?? silentLogger();
@@ -185,7 +194,11 @@ export class OrderExecutor {
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
       read: (label, weight, fn) => this.read(label, weight, fn),
-      tradeFill: (fill) => this.feed.tradeFill(fill),
+      tradeFill: (fill) => {
+        const apply = this.feed.tradeFill(fill);
+        this.afterDelivery();
+        return apply;
+      },
     });
     this.store.on((ev) => {
       if (ev.type !== 'order') return;
@@ -206,7 +219,7 @@ export class OrderExecutor {
     this.offs.push(
       this.o.bus.subscribe('order', (ev) => this.onStreamReport(ev), { label: 'executor' }),
       this.o.bus.subscribe('balance', (ev) => void this.o.portfolio.applyBalance(ev), { label: 'executor-balance' }),
-      this.o.bus.subscribe('position', (ev) => void this.o.portfolio.applyPosition(ev), { label: 'executor-position' }),
+      this.o.bus.subscribe('position', (ev) => this.onPositionEvent(ev), { label: 'executor-position' }),
       this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
     );
     const every = this.reconciler.everyMs;
@@ -216,9 +229,29 @@ export class OrderExecutor {
     }
   }
 
+  /**
+   * A position event whose quantity the counted fills do not explain is either late (its successor is
+   * on the way) or a change without an own fill (a liquidation). Position events carry no venue time,
+   * so the bot waits a moment and, when the newest event still disagrees, reconciles: once per doubting
+   * event, never in a loop on one stale event.
+   */
+  private onPositionEvent(ev: PositionUpdateEvent): void {
+    this.o.portfolio.applyPosition(ev);
+    if (!this.o.portfolio.positionsDisagree()) return;
+    this.positionDoubt = true;
+    this.positionCheck ??= this.o.clock.setTimeout(() => {
+      this.positionCheck = undefined;
+      if (!this.positionDoubt || !this.o.portfolio.positionsDisagree()) return;
+      this.positionDoubt = false;
+      void this.reconcile();
+    }, POSITION_CHECK_MS);
+  }
+
   /** Stops listening and timers; calls in flight finish, queued commands stay unsent. */
   stop(): void {
     this.stopped = true;
+    this.positionCheck?.cancel();
+    this.positionCheck = undefined;
     for (const off of this.offs.splice(0)) off();
     for (const t of this.retries.values()) t.cancel();
     this.retries.clear();
@@ -592,8 +625,17 @@ export class OrderExecutor {
     const next = this.onReport(reportOfEvent(ev), 'stream', false);
     if (next === undefined) return;
     const fill = this.feed.streamFill(next, ev);
+    // The fill has reached the strategies by now; the bookkeeping below is off their path.
+    this.afterDelivery();
     if (fill !== undefined) this.o.portfolio.applyFills([fill]);
     this.checkFills(next);
+  }
+
+  /** Once strategies have their fills: the books fold them, and the executor's readers hear of them. */
+  private afterDelivery(): void {
+    this.books.settle();
+    if (this.delivered.length === 0) return;
+    for (const fill of this.delivered.splice(0)) this.store.emit({ type: 'fill', fill });
   }
 
   /** Applies a venue report to the order it names; more filled than the fills counted asks myTrades for the rest. */

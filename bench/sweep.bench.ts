@@ -1,4 +1,4 @@
-// A sweep of 16 combinations (the market maker's spreadTicks × refreshMs of config/backtest.yaml on the committed Binance sample) on 2 worker threads, beside the same 16 run one after another in this process, in the same run; the two must give the same results.
+// A sweep of 16 combinations (the market maker's spreadTicks × refreshMs of config/backtest.yaml) on 2 worker threads, beside the same 16 run one after another in this process, in the same run; the two must give the same results.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -6,14 +6,16 @@ import { stringify } from 'yaml';
 import { readYamlFile } from '../src/core/config.ts';
 import { prepareSweep, runSweep, type SweepResult } from '../src/app/sweep/run.ts';
 import { parseSweepArg } from '../src/app/sweep/spec.ts';
+import { generate } from './replay-catalog.ts';
 
 const EXAMPLE = resolve(import.meta.dirname, '../config/backtest.yaml');
 /**
- * Symbols each run replays (it trades BTCUSDT): all three of the sample by default, so that a run
- * (about 240 000 recorded rows, a few seconds) is long beside a worker's start-up, as real sweeps
- * are; BENCH_SWEEP_SYMBOLS=BTCUSDT runs config/backtest.yaml as it is (40 000 rows, about 0.5 s).
+ * The data all combinations run on: by default a seeded catalog of BENCH_SWEEP_EVENTS (1 M) BTCUSDT
+ * level changes and trades with the real sample's shape, so that a run (a few seconds) is long beside
+ * a worker's start-up (about a second), as real sweeps are; BENCH_SWEEP_EVENTS=sample runs
+ * config/backtest.yaml on the committed 2-minute sample as it is (about 0.5 s a run, where start-up weighs).
  */
-const SYMBOLS = (process.env['BENCH_SWEEP_SYMBOLS'] ?? 'BTCUSDT,BTCUSDT-PERP,BTCUSD-PERP').split(',');
+const EVENTS = process.env['BENCH_SWEEP_EVENTS'] ?? '1000000';
 const AXES = ['params.spreadTicks=2,4,6,8', 'params.refreshMs=100..400:100'].map(parseSweepArg);
 /** Worker threads of the parallel sweep: 2 by default; BENCH_SWEEP_WORKERS sets another count. */
 const WORKERS = Number(process.env['BENCH_SWEEP_WORKERS'] ?? 2);
@@ -32,11 +34,17 @@ function outputs(r: SweepResult): string[] {
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bhtrade-sweep-bench-'));
   try {
-    // The example with its paths made absolute and the replayed symbols set, written beside the results.
+    // The example with its paths made absolute (and its data the generated catalog), written beside the results.
     const doc = readYamlFile(EXAMPLE) as { strategies: { use: string }[]; backtest: { data: string; symbols?: string[] } };
     for (const s of doc.strategies) s.use = resolve(dirname(EXAMPLE), s.use);
     doc.backtest.data = resolve(dirname(EXAMPLE), doc.backtest.data);
-    doc.backtest.symbols = SYMBOLS;
+    let data = 'the committed sample';
+    if (EVENTS !== 'sample') {
+      const catalog = join(dir, 'catalog');
+      const n = generate(catalog, Number(EVENTS));
+      doc.backtest.data = catalog;
+      data = `a seeded catalog of ${n.toLocaleString('en-US')} BTCUSDT events`;
+    }
     const CONFIG = join(dir, 'backtest.yaml');
     writeFileSync(CONFIG, stringify(doc));
     const combos = await prepareSweep(CONFIG, AXES);
@@ -48,7 +56,7 @@ export async function run(): Promise<void> {
       const c = process.cpuUsage(c0);
       return [r, Number(process.hrtime.bigint() - t0) / 1e9, (c.user + c.system) / 1e6];
     };
-    console.log(`sweep: ${combos.length} combinations of config/backtest.yaml (${AXES.map((a) => `${a.path} ${a.values.join(',')}`).join(' × ')}), replaying ${SYMBOLS.join(', ')}; load average ${load()} (1, 5, 15 min)`);
+    console.log(`sweep: ${combos.length} combinations of config/backtest.yaml (${AXES.map((a) => `${a.path} ${a.values.join(',')}`).join(' × ')}), on ${data}; load average ${load()} (1, 5, 15 min)`);
     const [serial, sSecs, sCpu] = await timed(0, 'serial');
     console.log(`sweep: serial (in this process, one after another) ${sSecs.toFixed(1)} s (CPU ${sCpu.toFixed(1)} s), ${serial.failed} failed; load average ${load()}`);
     const [parallel, pSecs, pCpu] = await timed(WORKERS, 'parallel');

@@ -22,6 +22,8 @@ import { BacktestExchange, computeMetrics, linkLatency, queueModel, SpotAccount,
 import { ExchangeGateway, type GatewayFill, type GatewayMarket } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
+import { withOwnOrders } from '../backtest/run/own-overlay.ts';
+import type { LatencyModel } from '../backtest/exchange/latency.ts';
 import { simInstrumentOf, spotSymbolOf } from '../backtest/run/instruments.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
@@ -44,6 +46,10 @@ export interface BacktestOptions {
   readonly onStart?: (range: { from: number; to: number }) => void;
   /** Called after each market event reached the bus: how many, and the simulated time. */
   readonly onProgress?: (events: number, time: number) => void;
+  /** The order latencies of a traded symbol's exchange, instead of the config's drawn ones (parity: the recorded round trips). */
+  readonly latency?: (symbol: string) => LatencyModel;
+  /** Lay the bot's resting orders over the book snapshots strategies read, as a live venue's depth shows them. */
+  readonly ownOrdersInBook?: boolean;
 }
 
 /** A finished backtest: its results and what the replay read. */
@@ -83,7 +89,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     const balances = Object.fromEntries(Object.entries(bt.balances).filter(([a]) => a === inst.baseAsset || a === inst.quoteAsset));
     const account = new SpotAccount({ clock, inst, balances, makerFee: bt.fees.maker, takerFee: bt.fees.taker });
     const exchange = new BacktestExchange({
-      clock, inst, queue, account, latency: linkLatency(bt.latency.entry, bt.latency.response, bt.seed + k),
+      clock, inst, queue, account, latency: o.latency?.(symbol) ?? linkLatency(bt.latency.entry, bt.latency.response, bt.seed + k),
       onReport: (r) => late.gateway?.onReport(symbol, r),
     });
     markets.push({ inst, spot, exchange, account });
@@ -132,6 +138,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   };
   const sampler = clock.setInterval(sample, bt.equityEvery);
 
+  const driven = new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m]));
   let events = 0;
   let stats: ReplayStats;
   o.onStart?.(range);
@@ -140,10 +147,11 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   await host.start();
   try {
     stats = await drive({
-      catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock, publish: sink,
+      catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock,
+      publish: o.ownOrdersInBook ? withOwnOrders(sink, driven) : sink,
       busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
-      markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
+      markets: driven,
       onEvent: (n) => {
         events = n;
         o.onProgress?.(n, clock.now());

@@ -4,6 +4,7 @@ import { argv, exit, stdout, stderr } from 'node:process';
 import { BACKTEST_HELP, backtestCommand } from './backtest.ts';
 import { DATA_HELP, dataCommand } from './data.ts';
 import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
+import { PARITY_HELP, parityCommand } from './parity.ts';
 import { RECORD_HELP, recordCommand } from './record.ts';
 import { RUN_HELP, runCommand } from './run.ts';
 import { VENUE_HELP, venueCommand } from './venue.ts';
@@ -14,6 +15,8 @@ Usage:
   npx bhtrade run CONFIG [--duration 30s]   run strategies from a YAML file
   npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]
                                             backtest a config's strategies on recorded data
+  npx bhtrade parity CONFIG [--duration 10m] [--out DIR]
+                                            run a config live and backtest it on the recording: parity
   npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
   npx bhtrade new-strategy NAME [--dir DIR] write a strategy template and its config
@@ -29,6 +32,7 @@ Usage:
 const COMMANDS: Record<string, { readonly help: string; readonly run: (args: string[]) => number | Promise<number> }> = {
   run: { help: RUN_HELP, run: runCommand },
   backtest: { help: BACKTEST_HELP, run: backtestCommand },
+  parity: { help: PARITY_HELP, run: parityCommand },
   venue: { help: VENUE_HELP, run: venueCommand },
   'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },
   record: { help: RECORD_HELP, run: recordCommand },

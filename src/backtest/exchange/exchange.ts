@@ -138,10 +138,10 @@ export class BacktestExchange {
   }
 
   /** Returns the orders still open at the exchange, in arrival order. */
-  openOrders(): { clientOrderId: string; orderId: string; leavesLots: number; limitTicks: number; ahead: number | undefined }[] {
+  openOrders(): { clientOrderId: string; orderId: string; side: BookSide; leavesLots: number; limitTicks: number; ahead: number | undefined }[] {
     return [...this.byClientId.values()]
       .filter((x) => x.active)
-      .map((x) => ({ clientOrderId: x.req.clientOrderId, orderId: x.orderId, leavesLots: x.leavesLots, limitTicks: x.limitTicks, ahead: x.queue?.ahead }));
+      .map((x) => ({ clientOrderId: x.req.clientOrderId, orderId: x.orderId, side: x.side, leavesLots: x.leavesLots, limitTicks: x.limitTicks, ahead: x.queue?.ahead }));
   }
 
   /** Applies one recorded event at the clock's (exchange) time. */

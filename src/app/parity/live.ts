@@ -1,0 +1,66 @@
+/** The live half of a parity check: the config run on the embedded simulated venue for a while, recording its market and its own orders. */
+import { resolve } from 'node:path';
+import type { Clock } from '../../core/clock.ts';
+import { ConfigError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import { runRecordSchema } from '../../data/capture/options.ts';
+import { loadVenueConfig, type VenueConfig } from '../../sim/server/config.ts';
+import type { LoadedConfig } from '../config.ts';
+import { venueConfigPath } from '../embedded.ts';
+import { startApp } from '../run.ts';
+import type { StrategySummary } from '../summary.ts';
+
+export interface LiveOptions {
+  /** Where the capture files go. */
+  readonly recordDir: string;
+  readonly durationMs: number;
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  /** The venue config itself instead of the file embedded.config names (tests). */
+  readonly venueConfig?: VenueConfig;
+  /** Waits `ms` of the clock's time (default: a timer of the wall clock); a test on a VirtualClock advances it. */
+  readonly wait?: (ms: number) => Promise<void>;
+}
+
+/** What the live run leaves besides its recording. */
+export interface LiveRun {
+  readonly summary: readonly StrategySummary[];
+  /** The venue's spot fee rates the bot paid. */
+  readonly fees: { readonly maker: string; readonly taker: string };
+  /** The bot's account's starting spot balances. */
+  readonly balances: Readonly<Record<string, string>>;
+  readonly venueConfig: VenueConfig;
+  /** Clock time (ms) the run started and stopped. */
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Returns the simulated venue's config a run config names, with the account the bot trades on. */
+export function embeddedVenueOf(loaded: LoadedConfig, override?: VenueConfig): { config: VenueConfig; account: VenueConfig['accounts'][number] } {
+  const cfg = loaded.config;
+  if (cfg.venue !== 'embedded') throw new ConfigError('venue', 'bhtrade parity runs the config on the embedded simulated venue: set `venue: embedded`');
+  const config = override ?? loadVenueConfig(venueConfigPath(cfg.embedded.config, loaded.baseDir), process.env);
+  const account = config.accounts.find((a) => a.name === cfg.embedded.account);
+  if (account === undefined) throw new ConfigError('embedded.account', `no account ${JSON.stringify(cfg.embedded.account)} in the venue config`);
+  return { config, account };
+}
+
+/** Runs `loaded` with its market and orders recorded into `recordDir` for `durationMs`, then stops it as `bhtrade run` does. */
+export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<LiveRun> {
+  const { config: venueConfig, account } = embeddedVenueOf(loaded, o.venueConfig);
+  const record = runRecordSchema.parse({ out: resolve(o.recordDir), topics: ['diffDepth', 'trade'], orders: true, hourly: false });
+  const config = { ...loaded.config, record };
+  const app = await startApp({ config, baseDir: loaded.baseDir }, {
+    ...(o.clock ? { clock: o.clock } : {}), ...(o.log ? { log: o.log } : {}), venueConfig,
+  });
+  const clock = o.clock;
+  const now = (): number => clock?.now() ?? Date.now();
+  const from = now();
+  try {
+    await (o.wait ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(o.durationMs);
+  } finally {
+    await app.stop('parity: the live run is over');
+  }
+  const spot = account.spotFees ?? venueConfig.fees.spot;
+  return { summary: app.summary(), fees: { maker: spot.maker, taker: spot.taker }, balances: { ...account.balances.spot }, venueConfig, from, to: now() };
+}

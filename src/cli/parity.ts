@@ -8,7 +8,7 @@ import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
 import { argsAndConfig } from './load-config.ts';
 
-const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--out DIR]\n';
+const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--out DIR] [--recording DIR]\n';
 
 /** `npx bhtrade parity --help`. */
 export const PARITY_HELP = `${USAGE}
@@ -24,6 +24,8 @@ Writes parity.json, matched.csv and unmatched.csv, with the recording and the ca
 Options:
   --duration D  how long the live run lasts (default 10m): 30s, 5m, 1h
   --out DIR     the folder of the files (default: parity/<config name>)
+  --recording R compare on the recording of an earlier check (its folder DIR/recording) instead of
+                running live again: the backtest half alone, e.g. after changing the backtester
   -h, --help    show this help
 
 Exit codes: 0 done, 1 when a run failed, 2 for bad usage or a bad config (the message names the key).
@@ -33,6 +35,7 @@ interface ParityArgs {
   readonly config: string;
   readonly durationMs: number;
   readonly out?: string;
+  readonly recording?: string;
 }
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
@@ -40,9 +43,10 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
   let config: string | undefined;
   let durationMs = 600_000;
   let out: string | undefined;
+  let recording: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const name = (['--duration', '--out'] as const).find((o) => a === o || a.startsWith(`${o}=`));
+    const name = (['--duration', '--out', '--recording'] as const).find((o) => a === o || a.startsWith(`${o}=`));
     if (name !== undefined) {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (v === undefined || v === '') throw new Error(`${name} needs a value`);
@@ -50,8 +54,10 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
         const ms = parseDuration(v);
         if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(v)}`);
         durationMs = ms;
-      } else {
+      } else if (name === '--out') {
         out = v;
+      } else {
+        recording = v;
       }
     } else if (a.startsWith('-')) {
       throw new Error(`unknown option ${a}`);
@@ -62,7 +68,7 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
     }
   }
   if (config === undefined) throw new Error('CONFIG is missing');
-  return { config, durationMs, ...(out === undefined ? {} : { out }) };
+  return { config, durationMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
 }
 
 /** Runs the parity check; returns the exit code. */
@@ -76,7 +82,7 @@ export async function parityCommand(argv: readonly string[]): Promise<number> {
   // The clock's timers are unref'd: a ref'd handle keeps Node alive through the live run.
   const alive = setInterval(() => undefined, 60_000);
   try {
-    const result = await runParity(loaded, { out, durationMs: args.durationMs, log, onStage: (s) => stderr.write(`parity: ${s}\n`) });
+    const result = await runParity(loaded, { out, durationMs: args.durationMs, log, ...(args.recording === undefined ? {} : { recording: args.recording }), onStage: (s) => stderr.write(`parity: ${s}\n`) });
     const decimals = Math.max(2, (result.backtest.results.moneyDecimals));
     const lines = parityLines(result, decimals);
     const files = writeParity(out, result, lines);

@@ -1,7 +1,7 @@
 /**
  * The comparison of a parity check: the live run's orders and fills against the backtest's on the same
  * recording. Fills are matched one to one: first the same order of the strategy's sequence (the n-th
- * order each side placed), side and quantity within 1 s; then, for the rest, the same side, price and
+ * order each side placed, at the same side, limit price and quantity) within 1 s; then, for the rest, the same side, price and
  * quantity within 1 s from another order (the sequences drifted apart by an order). Each fill left over
  * is given the cause of the difference.
  */
@@ -52,21 +52,29 @@ export interface UnmatchedFill {
   readonly detail: string;
 }
 
-/** One run's money: quote-asset amounts (spot). */
+/** One run's money, in the money asset of the comparison. */
 export interface RunMoney {
   readonly orders: number;
   readonly fills: number;
   readonly makerFills: number;
   readonly volume: string;
-  /** Fees valued in the quote asset at each fill's price. */
+  /** Fees in the money asset (a fee in the base valued at its fill's price). */
   readonly fees: string;
-  /** Net base position the fills left. */
+  /** Net position the fills left (base, or contracts). */
   readonly position: string;
   /** Cash flow of the fills less fees plus the position marked at the mark price. */
   readonly pnl: string;
 }
 
+/** The n-th order of each run's sequence, side by side. */
+export interface OrderPair {
+  readonly seq: number;
+  readonly live: ParityOrder | undefined;
+  readonly backtest: ParityOrder | undefined;
+}
+
 export interface Comparison {
+  readonly orders: readonly OrderPair[];
   readonly live: RunMoney;
   readonly backtest: RunMoney;
   readonly matched: readonly MatchedFill[];
@@ -75,7 +83,7 @@ export interface Comparison {
   readonly matchedPct: number;
   /** |backtest PnL − live PnL| as a share of |live PnL|, percent (undefined when live PnL is zero). */
   readonly pnlDiffPct: number | undefined;
-  /** |backtest PnL − live PnL| in the quote asset. */
+  /** |backtest PnL − live PnL| in the money asset. */
   readonly pnlDiff: string;
   readonly causes: Readonly<Record<UnmatchedCause, number>>;
   /** Largest |price difference| of matched fills. */
@@ -88,7 +96,12 @@ export interface CompareInput {
   readonly live: { readonly orders: readonly ParityOrder[]; readonly fills: readonly ParityFill[] };
   readonly backtest: { readonly orders: readonly ParityOrder[]; readonly fills: readonly ParityFill[] };
   readonly base: string;
-  readonly quote: string;
+  /** The asset fees and PnL are counted in: the quote (spot, linear) or the margin asset (inverse). */
+  readonly money: string;
+  /** spot, linear or inverse (default spot). */
+  readonly kind?: string;
+  /** Quote units per contract (default 1). */
+  readonly multiplier?: string;
   /** The price both runs' end positions are marked at. */
   readonly mark: string;
 }
@@ -119,12 +132,20 @@ export function compare(i: CompareInput): Comparison {
     matched.push({ live: l, backtest: b, sameOrder, priceDiff: new Decimal(b.price).minus(l.price).toFixed(), timeDiffMs: b.time - l.time });
   };
   const near = (l: ParityFill, b: ParityFill): boolean => Math.abs(b.time - l.time) <= MATCH_WINDOW_MS && isBuy(l.side) === isBuy(b.side) && new Decimal(l.qty).eq(b.qty);
-  // Pass 1: the same order of the sequence, nearest in time first.
+  // Pass 1: the same order of the sequence (same side, limit price and quantity), nearest in time first; a taker's fill price may differ.
+  const limitOf = (orders: readonly ParityOrder[]): Map<string, string | undefined> => new Map(orders.map((o) => [o.clientOrderId, o.price]));
+  const liveLimit = limitOf(i.live.orders);
+  const btLimit = limitOf(i.backtest.orders);
+  const sameLimit = (l: ParityFill, b: ParityFill): boolean => {
+    const x = liveLimit.get(l.clientOrderId);
+    const y = btLimit.get(b.clientOrderId);
+    return x === undefined || y === undefined ? x === y : new Decimal(x).eq(y);
+  };
   live.forEach((l, li) => {
     const seq = orderSeq(l.clientOrderId);
     let best = -1;
     bt.forEach((b, bi) => {
-      if (usedB.has(bi) || orderSeq(b.clientOrderId) !== seq || !near(l, b)) return;
+      if (usedB.has(bi) || orderSeq(b.clientOrderId) !== seq || !near(l, b) || !sameLimit(l, b)) return;
       if (best < 0 || Math.abs(b.time - l.time) < Math.abs(bt[best]!.time - l.time)) best = bi;
     });
     if (best >= 0) pair(li, best, true);
@@ -153,36 +174,44 @@ export function compare(i: CompareInput): Comparison {
   const diff = new Decimal(bm.pnl).minus(lm.pnl).abs();
   const diffs = matched.map((m) => new Decimal(m.priceDiff).abs());
   return {
-    live: lm, backtest: bm, matched, unmatched, causes,
+    orders: pairOrders(i.live.orders, i.backtest.orders), live: lm, backtest: bm, matched, unmatched, causes,
     matchedPct: live.length === 0 ? 100 : (100 * matched.length) / live.length,
     pnlDiffPct: new Decimal(lm.pnl).isZero() ? undefined : diff.div(new Decimal(lm.pnl).abs()).times(100).toNumber(),
     pnlDiff: diff.toFixed(),
     maxPriceDiff: diffs.reduce((a, b) => Decimal.max(a, b), new Decimal(0)).toFixed(),
-    meanAbsPriceDiff: diffs.length === 0 ? '0' : diffs.reduce((a, b) => a.plus(b), new Decimal(0)).div(diffs.length).toFixed(),
+    meanAbsPriceDiff: diffs.length === 0 ? '0' : diffs.reduce((a, b) => a.plus(b), new Decimal(0)).div(diffs.length).toDecimalPlaces(6).toFixed(),
   };
 }
 
-/** Returns a run's orders, fills, fees and PnL in the quote asset, its position marked at `mark`. */
+function pairOrders(live: readonly ParityOrder[], bt: readonly ParityOrder[]): OrderPair[] {
+  const by = new Map<number, { live?: ParityOrder; backtest?: ParityOrder }>();
+  for (const o of live) by.set(orderSeq(o.clientOrderId) ?? -1, { ...by.get(orderSeq(o.clientOrderId) ?? -1), live: o });
+  for (const o of bt) by.set(orderSeq(o.clientOrderId) ?? -1, { ...by.get(orderSeq(o.clientOrderId) ?? -1), backtest: o });
+  return [...by.entries()].sort((a, b) => a[0] - b[0]).map(([seq, x]) => ({ seq, live: x.live, backtest: x.backtest }));
+}
+
+/** Returns a run's orders, fills, fees and PnL in the money asset, its position marked at `mark`. */
 function money(orders: number, fills: readonly ParityFill[], i: CompareInput): RunMoney {
+  const mult = new Decimal(i.multiplier ?? '1');
   let cash = new Decimal(0);
   let fees = new Decimal(0);
   let pos = new Decimal(0);
   let volume = new Decimal(0);
   for (const f of fills) {
-    const notional = new Decimal(f.price).times(f.qty);
-    volume = volume.plus(notional);
-    if (isBuy(f.side)) {
-      cash = cash.minus(notional);
-      pos = pos.plus(f.qty);
-    } else {
-      cash = cash.plus(notional);
-      pos = pos.minus(f.qty);
-    }
-    // A fee in the base asset is valued at the fill's price; one in the quote as it is.
-    const fee = f.feeAsset === i.base ? new Decimal(f.fee).times(f.price) : f.feeAsset === i.quote || f.feeAsset === '' ? new Decimal(f.fee || '0') : new Decimal(0);
+    const qty = new Decimal(f.qty);
+    // An inverse contract's quantity is contracts of `multiplier` quote units: worth qty × multiplier ÷ price in the base.
+    const notional = i.kind === 'inverse' ? qty.times(mult).div(f.price) : qty.times(mult).times(f.price);
+    volume = volume.plus(i.kind === 'inverse' ? qty.times(mult) : notional);
+    const buy = isBuy(f.side);
+    pos = buy ? pos.plus(qty) : pos.minus(qty);
+    // Spot and linear: a buy pays the notional and a sell receives it; inverse: a long gains as 1/price falls, so the signs turn.
+    cash = (i.kind === 'inverse') === buy ? cash.plus(notional) : cash.minus(notional);
+    // A fee in the base asset is valued at the fill's price; one in the money asset as it is.
+    const fee = f.feeAsset === i.money || f.feeAsset === '' ? new Decimal(f.fee || '0') : f.feeAsset === i.base ? new Decimal(f.fee).times(f.price) : new Decimal(0);
     fees = fees.plus(fee);
   }
-  const pnl = cash.minus(fees).plus(pos.times(i.mark));
+  const held = i.kind === 'inverse' ? pos.times(mult).div(i.mark).neg() : pos.times(mult).times(i.mark);
+  const pnl = new Decimal(i.mark).isZero() ? cash.minus(fees) : cash.minus(fees).plus(held);
   return { orders, fills: fills.length, makerFills: fills.filter((f) => f.maker).length, volume: volume.toFixed(), fees: fees.toFixed(), position: pos.toFixed(), pnl: pnl.toFixed() };
 }
 

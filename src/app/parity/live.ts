@@ -1,5 +1,6 @@
 /** The live half of a parity check: the config run on the embedded simulated venue for a while, recording its market and its own orders. */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -30,10 +31,13 @@ export interface LiveRun {
   /** The bot's account's starting spot balances. */
   readonly balances: Readonly<Record<string, string>>;
   readonly venueConfig: VenueConfig;
-  /** Clock time (ms) the run started and stopped. */
+  /** Clock time (ms) the strategies started (their timers count from here) and the run stopped. */
   readonly from: number;
   readonly to: number;
 }
+
+/** The file beside a parity recording that keeps when the live run's strategies started and stopped. */
+export const LIVE_TIMES_FILE = 'parity-live.json';
 
 /** Returns the simulated venue's config a run config names, with the account the bot trades on. */
 export function embeddedVenueOf(loaded: LoadedConfig, override?: VenueConfig): { config: VenueConfig; account: VenueConfig['accounts'][number] } {
@@ -55,12 +59,35 @@ export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<Liv
   });
   const clock = o.clock;
   const now = (): number => clock?.now() ?? Date.now();
+  // startApp returns right after the strategies started: a backtest started here runs their timers in the same phase.
   const from = now();
+  let to = from;
   try {
     await (o.wait ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(o.durationMs);
+    to = now();
   } finally {
     await app.stop('parity: the live run is over');
   }
+  writeFileSync(join(o.recordDir, LIVE_TIMES_FILE), `${JSON.stringify({ from, to })}\n`);
+  return { ...accountOf(venueConfig, account), summary: app.summary(), from, to };
+}
+
+/** Returns the start and stop times a parity recording's live run kept, when it kept them. */
+export function liveTimes(recordDir: string): { from: number; to: number } | undefined {
+  const file = join(recordDir, LIVE_TIMES_FILE);
+  if (!existsSync(file)) return undefined;
+  const v = JSON.parse(readFileSync(file, 'utf8')) as { from?: unknown; to?: unknown };
+  return typeof v.from === 'number' && typeof v.to === 'number' ? { from: v.from, to: v.to } : undefined;
+}
+
+/** What a live run that was recorded earlier had: the venue's fees, the account's balances and the times it kept (no summary). */
+export function recordedLive(loaded: LoadedConfig, recordDir: string, override?: VenueConfig): LiveRun {
+  const { config, account } = embeddedVenueOf(loaded, override);
+  const times = liveTimes(recordDir);
+  return { ...accountOf(config, account), summary: [], from: times?.from ?? 0, to: times?.to ?? 0 };
+}
+
+function accountOf(venueConfig: VenueConfig, account: VenueConfig['accounts'][number]): Pick<LiveRun, 'fees' | 'balances' | 'venueConfig'> {
   const spot = account.spotFees ?? venueConfig.fees.spot;
-  return { summary: app.summary(), fees: { maker: spot.maker, taker: spot.taker }, balances: { ...account.balances.spot }, venueConfig, from, to: now() };
+  return { fees: { maker: spot.maker, taker: spot.taker }, balances: { ...account.balances.spot }, venueConfig };
 }

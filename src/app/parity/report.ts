@@ -1,9 +1,9 @@
-/** A parity check's report: the side-by-side table printed, and parity.json, matched.csv and unmatched.csv in its folder. */
+/** A parity check's report: the side-by-side table printed, and parity.json, matched.csv, unmatched.csv and orders.csv in its folder. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from '../../core/fixed.ts';
 import { toCsv } from '../../backtest/report/csv.ts';
-import type { RunMoney } from './compare.ts';
+import type { ParityOrder, RunMoney } from './compare.ts';
 import type { ParityResult } from './run.ts';
 
 const pct = (x: number | undefined): string => (x === undefined ? 'n/a' : `${x.toFixed(2)}%`);
@@ -37,10 +37,10 @@ export function parityLines(p: ParityResult, decimals: number): string[] {
   ];
 }
 
-/** Writes parity.json, matched.csv and unmatched.csv into `dir`; returns their paths. */
+/** Writes parity.json, matched.csv, unmatched.csv and orders.csv (the n-th order of each run side by side) into `dir`; returns their paths. */
 export function writeParity(dir: string, p: ParityResult, lines: readonly string[]): string[] {
   const c = p.comparison;
-  const files = [join(dir, 'parity.json'), join(dir, 'matched.csv'), join(dir, 'unmatched.csv')];
+  const files = [join(dir, 'parity.json'), join(dir, 'matched.csv'), join(dir, 'unmatched.csv'), join(dir, 'orders.csv')];
   const json = {
     symbol: p.symbol, durationMs: p.durationMs, mark: p.mark, base: p.base, quote: p.quote,
     live: c.live, backtest: c.backtest,
@@ -64,6 +64,20 @@ export function writeParity(dir: string, p: ParityResult, lines: readonly string
   writeFileSync(files[2]!, toCsv(
     ['time', 'run', 'order', 'side', 'qty', 'price', 'maker', 'cause', 'detail'] as const,
     c.unmatched.map((u) => ({ time: new Date(u.fill.time).toISOString(), run: u.run, order: u.fill.clientOrderId, side: u.fill.side, qty: u.fill.qty, price: u.fill.price, maker: u.fill.maker, cause: u.cause, detail: u.detail })),
+  ));
+  const o = (x: ParityOrder | undefined): Record<'Time' | 'Side' | 'Price' | 'Qty' | 'Order', string> => ({
+    Time: x === undefined ? '' : new Date(x.time).toISOString(), Side: x?.side ?? '', Price: x?.price ?? '', Qty: x?.qty ?? '', Order: x?.clientOrderId ?? '',
+  });
+  writeFileSync(files[3]!, toCsv(
+    ['seq', 'liveTime', 'liveSide', 'livePrice', 'liveQty', 'liveOrder', 'backtestTime', 'backtestSide', 'backtestPrice', 'backtestQty', 'backtestOrder'] as const,
+    c.orders.map((x) => {
+      const l = o(x.live);
+      const b = o(x.backtest);
+      return {
+        seq: x.seq, liveTime: l.Time, liveSide: l.Side, livePrice: l.Price, liveQty: l.Qty, liveOrder: l.Order,
+        backtestTime: b.Time, backtestSide: b.Side, backtestPrice: b.Price, backtestQty: b.Qty, backtestOrder: b.Order,
+      };
+    }),
   ));
   return files;
 }

@@ -15,7 +15,7 @@ import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
-import { runLive, type LiveRun } from './live.ts';
+import { recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
 export interface ParityOptions {
@@ -26,6 +26,8 @@ export interface ParityOptions {
   readonly venueConfig?: VenueConfig;
   /** How the live run waits out its duration (a test on a VirtualClock advances it). */
   readonly wait?: (ms: number) => Promise<void>;
+  /** Compare on this earlier parity recording instead of running live again (the live run's folder `recording`). */
+  readonly recording?: string;
   /** Called as each stage starts. */
   readonly onStage?: (stage: string) => void;
 }
@@ -42,6 +44,7 @@ export interface ParityResult {
   readonly latency: { readonly trips: number; readonly meanEntryMs: number; readonly meanResponseMs: number };
   readonly mark: string;
   readonly base: string;
+  /** The asset fees and PnL are counted in. */
   readonly quote: string;
   readonly dirs: { readonly recording: string; readonly publicBook: string; readonly catalog: string };
 }
@@ -52,17 +55,23 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   if (symbols.length !== 1) throw new ConfigError('strategies', `bhtrade parity compares one traded symbol; the config trades ${symbols.length} (${symbols.join(', ')})`);
   const symbol = symbols[0]!;
   const out = resolve(o.out);
-  const dirs = { recording: join(out, 'recording'), publicBook: join(out, 'public'), catalog: join(out, 'catalog') };
+  const dirs = { recording: o.recording !== undefined ? resolve(o.recording) : join(out, 'recording'), publicBook: join(out, 'public'), catalog: join(out, 'catalog') };
   // A folder of an earlier check would mix two recordings.
-  for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+  for (const d of o.recording !== undefined ? [dirs.publicBook, dirs.catalog] : Object.values(dirs)) rmSync(d, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const log = o.log ?? silentLogger();
 
-  o.onStage?.(`live: ${o.durationMs / 1000} s on the embedded venue, recording into ${dirs.recording}`);
-  const live = await runLive(loaded, {
-    recordDir: dirs.recording, durationMs: o.durationMs, log,
-    ...(o.clock ? { clock: o.clock } : {}), ...(o.venueConfig ? { venueConfig: o.venueConfig } : {}), ...(o.wait ? { wait: o.wait } : {}),
-  });
+  let live: LiveRun;
+  if (o.recording !== undefined) {
+    o.onStage?.(`live: the recording in ${dirs.recording}`);
+    live = recordedLive(loaded, dirs.recording, o.venueConfig);
+  } else {
+    o.onStage?.(`live: ${o.durationMs / 1000} s on the embedded venue, recording into ${dirs.recording}`);
+    live = await runLive(loaded, {
+      recordDir: dirs.recording, durationMs: o.durationMs, log,
+      ...(o.clock ? { clock: o.clock } : {}), ...(o.venueConfig ? { venueConfig: o.venueConfig } : {}), ...(o.wait ? { wait: o.wait } : {}),
+    });
+  }
   const journal = await readJournal(dirs.recording);
   const problems = [...journal.problems];
 
@@ -83,21 +92,25 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const trips = journal.trips;
   const backtest = await runBacktest(btLoaded, {
     log,
+    // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up).
+    ...(live.from > 0 ? { from: String(live.from) } : {}),
     ownOrdersInBook: true,
     ...(trips.length > 0 ? { latency: () => recordedLatency(trips) } : {}),
   });
 
   const r = backtest.results;
+  const moneyAsset = inst.kind === 'inverse' ? inst.margin : inst.quote;
   const mark = r.prices.at(-1)?.price ?? '0';
   const liveOrders: ParityOrder[] = journal.orders.map((x) => ({ time: x.venueMs ?? x.sentMs, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.quantity }));
   const btOrders: ParityOrder[] = r.orders.map((x) => ({ time: x.time, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.qty }));
   const btFills: ParityFill[] = r.fills.map((f) => ({ time: f.time, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, maker: f.isMaker }));
-  const comparison = compare({ live: { orders: liveOrders, fills: journal.fills }, backtest: { orders: btOrders, fills: btFills }, base: inst.base, quote: inst.quote, mark });
+  const comparison = compare({ live: { orders: liveOrders, fills: journal.fills }, backtest: { orders: btOrders, fills: btFills }, base: inst.base, money: moneyAsset, kind: inst.kind, multiplier: inst.multiplier, mark });
   const n = trips.length;
   const latency = {
     trips: n,
     meanEntryMs: n === 0 ? 0 : trips.reduce((s, t) => s + t.exchange - t.request, 0) / n,
     meanResponseMs: n === 0 ? 0 : trips.reduce((s, t) => s + t.response - t.exchange, 0) / n,
   };
-  return { symbol, durationMs: o.durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: inst.quote, dirs };
+  const durationMs = o.recording !== undefined ? backtest.range.to - backtest.range.from : o.durationMs;
+  return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, dirs };
 }

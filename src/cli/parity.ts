@@ -8,7 +8,7 @@ import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
 import { argsAndConfig } from './load-config.ts';
 
-const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--out DIR] [--recording DIR]\n';
+const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--depth-push 50ms] [--out DIR] [--recording DIR]\n';
 
 /** `npx bhtrade parity --help`. */
 export const PARITY_HELP = `${USAGE}
@@ -23,6 +23,9 @@ Writes parity.json, matched.csv and unmatched.csv, with the recording and the ca
 
 Options:
   --duration D  how long the live run lasts (default 10m): 30s, 5m, 1h
+  --depth-push D  how often the venue pushes book changes in the live run (default 50ms; the venue
+                config's own cadence is 300ms): the recording, and so the backtest, sees a change of the
+                book at most this long after it happened
   --out DIR     the folder of the files (default: parity/<config name>)
   --recording R compare on the recording of an earlier check (its folder DIR/recording) instead of
                 running live again: the backtest half alone, e.g. after changing the backtester
@@ -31,11 +34,15 @@ Options:
 Exit codes: 0 done, 1 when a run failed, 2 for bad usage or a bad config (the message names the key).
 `;
 
+/** The live run's diffDepth cadence: book changes reach the recording within 50 ms of happening, as on a real venue's fast depth stream. */
+const DEFAULT_DEPTH_PUSH_MS = 50;
+
 interface ParityArgs {
   readonly config: string;
   readonly durationMs: number;
   readonly out?: string;
   readonly recording?: string;
+  readonly depthPushMs: number;
 }
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
@@ -44,9 +51,10 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
   let durationMs = 600_000;
   let out: string | undefined;
   let recording: string | undefined;
+  let depthPushMs = DEFAULT_DEPTH_PUSH_MS;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const name = (['--duration', '--out', '--recording'] as const).find((o) => a === o || a.startsWith(`${o}=`));
+    const name = (['--duration', '--out', '--recording', '--depth-push'] as const).find((o) => a === o || a.startsWith(`${o}=`));
     if (name !== undefined) {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (v === undefined || v === '') throw new Error(`${name} needs a value`);
@@ -54,6 +62,10 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
         const ms = parseDuration(v);
         if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(v)}`);
         durationMs = ms;
+      } else if (name === '--depth-push') {
+        const ms = parseDuration(v);
+        if (ms === undefined || ms < 10) throw new Error(`--depth-push must be a duration of at least 10ms such as 50ms, got ${JSON.stringify(v)}`);
+        depthPushMs = ms;
       } else if (name === '--out') {
         out = v;
       } else {
@@ -68,7 +80,7 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
     }
   }
   if (config === undefined) throw new Error('CONFIG is missing');
-  return { config, durationMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
+  return { config, durationMs, depthPushMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
 }
 
 /** Runs the parity check; returns the exit code. */
@@ -82,7 +94,7 @@ export async function parityCommand(argv: readonly string[]): Promise<number> {
   // The clock's timers are unref'd: a ref'd handle keeps Node alive through the live run.
   const alive = setInterval(() => undefined, 60_000);
   try {
-    const result = await runParity(loaded, { out, durationMs: args.durationMs, log, ...(args.recording === undefined ? {} : { recording: args.recording }), onStage: (s) => stderr.write(`parity: ${s}\n`) });
+    const result = await runParity(loaded, { out, durationMs: args.durationMs, depthPushMs: args.depthPushMs, log, ...(args.recording === undefined ? {} : { recording: args.recording }), onStage: (s) => stderr.write(`parity: ${s}\n`) });
     const decimals = Math.max(2, (result.backtest.results.moneyDecimals));
     const lines = parityLines(result, decimals);
     const files = writeParity(out, result, lines);

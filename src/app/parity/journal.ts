@@ -41,8 +41,22 @@ export interface Journal {
   readonly reports: readonly OrderUpdateEvent[];
   /** Place and cancel round trips that were answered: local send, venue stamp and local answer times, ms. */
   readonly trips: readonly RecordedRoundTrip[];
+  /** Each order's own round trips by clientOrderId: its place and its cancel (an error answer has no venue stamp: `exchange` undefined). */
+  readonly byOrder: ReadonlyMap<string, OrderTrips>;
   /** Lines that could not be read, with why. */
   readonly problems: readonly string[];
+}
+
+/** One call's round trip; `exchange` is undefined when the venue answered with an error (no stamp). */
+export interface CallTrip {
+  readonly request: number;
+  readonly exchange: number | undefined;
+  readonly response: number;
+}
+
+export interface OrderTrips {
+  place?: CallTrip;
+  cancel?: CallTrip;
 }
 
 interface Line {
@@ -61,6 +75,17 @@ export async function readJournal(dir: string): Promise<Journal> {
   const problems: string[] = [];
   const reader = new CaptureReader(await captureFiles(dir, 'orders'), { onIssue: (i) => problems.push(i.message) });
   const sent = new Map<number, { ns: bigint; args: Record<string, unknown> }>();
+  const calls = new Map<number, { op: 'place' | 'cancel'; clientOrderId: string }>();
+  const byOrder = new Map<string, OrderTrips>();
+  const callTrip = (id: unknown, t: CallTrip): void => {
+    const c = typeof id === 'number' ? calls.get(id) : undefined;
+    if (c === undefined) return;
+    calls.delete(id as number);
+    const o = byOrder.get(c.clientOrderId) ?? {};
+    // The first call of each kind is the order's own; a later one (a retry) is not the latency the order met.
+    o[c.op] ??= t;
+    byOrder.set(c.clientOrderId, o);
+  };
   const orders: JournalOrder[] = [];
   const fills: JournalFill[] = [];
   const reports: OrderUpdateEvent[] = [];
@@ -75,16 +100,22 @@ export async function readJournal(dir: string): Promise<Journal> {
       continue;
     }
     switch (v.type) {
-      case 'request':
-        if (typeof v.id === 'number' && v.op === 'place' && typeof v.args === 'object' && v.args !== null) sent.set(v.id, { ns: r.ns, args: v.args as Record<string, unknown> });
+      case 'request': {
+        if (typeof v.id !== 'number' || typeof v.args !== 'object' || v.args === null) break;
+        const args = v.args as Record<string, unknown>;
+        if (v.op === 'place') sent.set(v.id, { ns: r.ns, args });
+        if ((v.op === 'place' || v.op === 'cancel') && typeof args['clientOrderId'] === 'string') calls.set(v.id, { op: v.op, clientOrderId: args['clientOrderId'] });
         break;
+      }
       case 'answer': {
         const rep = v.report as OrderReport | undefined;
         if (typeof v.requestNs !== 'string' || rep === undefined || typeof rep.time !== 'number') break;
         const request = ms(BigInt(v.requestNs));
         const response = ms(r.ns);
         // The venue's stamp lies between send and answer on one clock; a clock step outside that is clamped so the trip stays ordered.
-        trips.push({ request, exchange: Math.min(Math.max(rep.time, request), response), response });
+        const trip = { request, exchange: Math.min(Math.max(rep.time, request), response), response };
+        trips.push(trip);
+        callTrip(v.id, trip);
         const s = typeof v.id === 'number' ? sent.get(v.id) : undefined;
         if (s !== undefined) {
           sent.delete(v.id as number);
@@ -93,6 +124,7 @@ export async function readJournal(dir: string): Promise<Journal> {
         break;
       }
       case 'error': {
+        if (typeof v.requestNs === 'string') callTrip(v.id, { request: ms(BigInt(v.requestNs)), exchange: undefined, response: ms(r.ns) });
         const s = typeof v.id === 'number' ? sent.get(v.id) : undefined;
         if (s !== undefined) {
           sent.delete(v.id as number);
@@ -102,7 +134,9 @@ export async function readJournal(dir: string): Promise<Journal> {
       }
       case 'fill':
       case 'order': {
-        const ev = v as unknown as OrderUpdateEvent;
+        // The line's `type` names the line; the report's order type is `orderType` (absent in recordings made before it was kept).
+        const raw = v as unknown as OrderUpdateEvent & { orderType?: string };
+        const ev: OrderUpdateEvent = { ...raw, type: (raw.orderType ?? '') as OrderUpdateEvent['type'] };
         reports.push(ev);
         if (v.type === 'fill') {
           fills.push({
@@ -119,7 +153,7 @@ export async function readJournal(dir: string): Promise<Journal> {
   // Requests never settled (the run stopped first) still were orders placed.
   for (const s of sent.values()) orders.push(orderOf(s.args, ms(s.ns), undefined));
   orders.sort((a, b) => a.sentMs - b.sentMs);
-  return { orders, fills, reports, trips, problems };
+  return { orders, fills, reports, trips, byOrder, problems };
 }
 
 function orderOf(a: Record<string, unknown>, sentMs: number, venueMs: number | undefined): JournalOrder {

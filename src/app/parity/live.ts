@@ -19,6 +19,8 @@ export interface LiveOptions {
   readonly log?: Logger;
   /** The venue config itself instead of the file embedded.config names (tests). */
   readonly venueConfig?: VenueConfig;
+  /** How often the venue cuts its book changes into a diffDepth push, ms (default: the venue config's). */
+  readonly depthPushMs?: number;
   /** Waits `ms` of the clock's time (default: a timer of the wall clock); a test on a VirtualClock advances it. */
   readonly wait?: (ms: number) => Promise<void>;
 }
@@ -26,9 +28,9 @@ export interface LiveOptions {
 /** What the live run leaves besides its recording. */
 export interface LiveRun {
   readonly summary: readonly StrategySummary[];
-  /** The venue's spot fee rates the bot paid. */
+  /** The venue's fee rates the bot paid (spot, or contract for a contract symbol). */
   readonly fees: { readonly maker: string; readonly taker: string };
-  /** The bot's account's starting spot balances. */
+  /** The bot's account's starting balances (spot, or contract for a contract symbol). */
   readonly balances: Readonly<Record<string, string>>;
   readonly venueConfig: VenueConfig;
   /** Clock time (ms) the strategies started (their timers count from here) and the run stopped. */
@@ -51,7 +53,11 @@ export function embeddedVenueOf(loaded: LoadedConfig, override?: VenueConfig): {
 
 /** Runs `loaded` with its market and orders recorded into `recordDir` for `durationMs`, then stops it as `bhtrade run` does. */
 export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<LiveRun> {
-  const { config: venueConfig, account } = embeddedVenueOf(loaded, o.venueConfig);
+  const { config: configured, account } = embeddedVenueOf(loaded, o.venueConfig);
+  // Diffs are cut at the faster of the spot depth and contract merged-depth cadences (src/sim/server/market-stream.ts).
+  const venueConfig: VenueConfig = o.depthPushMs === undefined ? configured : {
+    ...configured, server: { ...configured.server, depthPushMs: { ...configured.server.depthPushMs, spotDepth: o.depthPushMs, contractMergedDepth: Math.min(o.depthPushMs, configured.server.depthPushMs.contractMergedDepth) } },
+  };
   const record = runRecordSchema.parse({ out: resolve(o.recordDir), topics: ['diffDepth', 'trade'], orders: true, hourly: false });
   const config = { ...loaded.config, record };
   const app = await startApp({ config, baseDir: loaded.baseDir }, {
@@ -69,7 +75,7 @@ export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<Liv
     await app.stop('parity: the live run is over');
   }
   writeFileSync(join(o.recordDir, LIVE_TIMES_FILE), `${JSON.stringify({ from, to })}\n`);
-  return { ...accountOf(venueConfig, account), summary: app.summary(), from, to };
+  return { ...accountOf(loaded, venueConfig, account), summary: app.summary(), from, to };
 }
 
 /** Returns the start and stop times a parity recording's live run kept, when it kept them. */
@@ -84,10 +90,13 @@ export function liveTimes(recordDir: string): { from: number; to: number } | und
 export function recordedLive(loaded: LoadedConfig, recordDir: string, override?: VenueConfig): LiveRun {
   const { config, account } = embeddedVenueOf(loaded, override);
   const times = liveTimes(recordDir);
-  return { ...accountOf(config, account), summary: [], from: times?.from ?? 0, to: times?.to ?? 0 };
+  return { ...accountOf(loaded, config, account), summary: [], from: times?.from ?? 0, to: times?.to ?? 0 };
 }
 
-function accountOf(venueConfig: VenueConfig, account: VenueConfig['accounts'][number]): Pick<LiveRun, 'fees' | 'balances' | 'venueConfig'> {
-  const spot = account.spotFees ?? venueConfig.fees.spot;
-  return { fees: { maker: spot.maker, taker: spot.taker }, balances: { ...account.balances.spot }, venueConfig };
+/** The fees and starting balances of the account's side (spot or contract) that trades the config's symbol. */
+function accountOf(loaded: LoadedConfig, venueConfig: VenueConfig, account: VenueConfig['accounts'][number]): Pick<LiveRun, 'fees' | 'balances' | 'venueConfig'> {
+  const symbols = loaded.config.strategies.flatMap((s) => s.symbols);
+  const contract = venueConfig.instruments.contracts.some((c) => symbols.includes(c.symbol));
+  const fees = contract ? venueConfig.fees.contract : account.spotFees ?? venueConfig.fees.spot;
+  return { fees: { maker: fees.maker, taker: fees.taker }, balances: { ...(contract ? account.balances.contract : account.balances.spot) }, venueConfig };
 }

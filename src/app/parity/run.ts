@@ -8,13 +8,13 @@ import { join, resolve } from 'node:path';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
-import { recordedLatency } from '../../backtest/exchange/latency.ts';
 import { convert } from '../../data/convert.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
 import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
+import { parityLatency } from './latency.ts';
 import { recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -26,6 +26,8 @@ export interface ParityOptions {
   readonly venueConfig?: VenueConfig;
   /** How the live run waits out its duration (a test on a VirtualClock advances it). */
   readonly wait?: (ms: number) => Promise<void>;
+  /** How often the venue pushes its book changes during the live run, ms (default: the venue config's). */
+  readonly depthPushMs?: number;
   /** Compare on this earlier parity recording instead of running live again (the live run's folder `recording`). */
   readonly recording?: string;
   /** Called as each stage starts. */
@@ -68,7 +70,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   } else {
     o.onStage?.(`live: ${o.durationMs / 1000} s on the embedded venue, recording into ${dirs.recording}`);
     live = await runLive(loaded, {
-      recordDir: dirs.recording, durationMs: o.durationMs, log,
+      recordDir: dirs.recording, durationMs: o.durationMs, log, ...(o.depthPushMs === undefined ? {} : { depthPushMs: o.depthPushMs }),
       ...(o.clock ? { clock: o.clock } : {}), ...(o.venueConfig ? { venueConfig: o.venueConfig } : {}), ...(o.wait ? { wait: o.wait } : {}),
     });
   }
@@ -95,7 +97,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up).
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => recordedLatency(trips) } : {}),
+    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder) } : {}),
   });
 
   const r = backtest.results;

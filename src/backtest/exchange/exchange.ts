@@ -128,13 +128,13 @@ export class BacktestExchange {
   /** Sends a new order at the clock's (local) time; it reaches the exchange after the entry latency. */
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
   }
 
   /** Sends a cancel at the clock's (local) time; it reaches the exchange after the entry latency. */
   cancel(clientOrderId: string): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now(), { clientOrderId, op: 'cancel' }));
   }
 
   /** Returns the orders still open at the exchange, in arrival order. */

@@ -9,12 +9,14 @@ import { loadVenueConfig, type VenueConfig } from '../../sim/server/config.ts';
 import type { LoadedConfig } from '../config.ts';
 import { venueConfigPath } from '../embedded.ts';
 import { startApp } from '../run.ts';
+import { GridClock } from './grid-clock.ts';
 import type { StrategySummary } from '../summary.ts';
 
 export interface LiveOptions {
   /** Where the capture files go. */
   readonly recordDir: string;
   readonly durationMs: number;
+  /** Default: a wall clock whose intervals tick on a fixed grid (grid-clock.ts). */
   readonly clock?: Clock;
   readonly log?: Logger;
   /** The venue config itself instead of the file embedded.config names (tests). */
@@ -60,11 +62,9 @@ export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<Liv
   };
   const record = runRecordSchema.parse({ out: resolve(o.recordDir), topics: ['diffDepth', 'trade'], orders: true, hourly: false });
   const config = { ...loaded.config, record };
-  const app = await startApp({ config, baseDir: loaded.baseDir }, {
-    ...(o.clock ? { clock: o.clock } : {}), ...(o.log ? { log: o.log } : {}), venueConfig,
-  });
-  const clock = o.clock;
-  const now = (): number => clock?.now() ?? Date.now();
+  const clock = o.clock ?? new GridClock();
+  const app = await startApp({ config, baseDir: loaded.baseDir }, { clock, ...(o.log ? { log: o.log } : {}), venueConfig });
+  const now = (): number => clock.now();
   // startApp returns right after the strategies started: a backtest started here runs their timers in the same phase.
   const from = now();
   let to = from;

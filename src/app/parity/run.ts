@@ -97,7 +97,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up).
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder) } : {}),
+    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports) } : {}),
   });
 
   const r = backtest.results;

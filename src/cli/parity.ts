@@ -19,17 +19,18 @@ catalog, backtests the same config on it with the recorded order latencies, the 
 account's balances, and prints side by side: orders placed, fills and how many match (same order of
 the strategy's sequence or same price, same side and quantity, within 1 s), price differences of
 matched fills, fees and PnL, and the cause of each fill without a counterpart (docs/parity.md).
-Writes parity.json, matched.csv and unmatched.csv, with the recording and the catalog, into --out.
+Writes parity.json, matched.csv, unmatched.csv and orders.csv, with the recording and the catalog,
+into --out.
 
 Options:
-  --duration D  how long the live run lasts (default 10m): 30s, 5m, 1h
+  --duration D    how long the live run lasts (default 10m): 30s, 5m, 1h
   --depth-push D  how often the venue pushes book changes in the live run (default 50ms; the venue
-                config's own cadence is 300ms): the recording, and so the backtest, sees a change of the
-                book at most this long after it happened
-  --out DIR     the folder of the files (default: parity/<config name>)
-  --recording R compare on the recording of an earlier check (its folder DIR/recording) instead of
-                running live again: the backtest half alone, e.g. after changing the backtester
-  -h, --help    show this help
+                  config's own cadence is 300ms): the recording, and so the backtest, sees a change
+                  of the book at most this long after it happened
+  --out DIR       the folder of the files (default: parity/<config name>)
+  --recording R   compare on the recording of an earlier check (its folder DIR/recording) instead of
+                  running live again: the backtest half alone, e.g. after changing the backtester
+  -h, --help      show this help
 
 Exit codes: 0 done, 1 when a run failed, 2 for bad usage or a bad config (the message names the key).
 `;

@@ -54,6 +54,14 @@ describe('parityLatency', () => {
     expect(m.entry(150)).toBe(3);
     expect(m.response(241)).toBe(5);
   });
+
+  it('brings reports back after the user stream\'s recorded delay at that venue time', () => {
+    const m = parityLatency(trips, byOrder, [{ ts: 100, recvTs: 104 }, { ts: 200, recvTs: 230 }, { ts: 300, recvTs: 299 }]);
+    expect(m.response(150)).toBe(4);
+    expect(m.response(260)).toBe(30);
+    // A report received before its venue stamp (another clock) is left out.
+    expect(m.response(400)).toBe(30);
+  });
 });
 
 describe('compare', () => {

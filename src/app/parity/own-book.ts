@@ -4,8 +4,10 @@
  * again, so they must first leave it, or the backtest would see them twice (once as others' size).
  * Own resting size by level and venue time comes from the run's own order reports.
  */
-import { gzipSync } from 'node:zlib';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { join } from 'node:path';
 import { Decimal } from '../../core/fixed.ts';
 import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
@@ -118,21 +120,21 @@ export async function removeOwnOrders(from: string, to: string, reports: readonl
     }
   };
   const reader = new CaptureReader(await captureFiles(from, 'market'), { onIssue: (i) => problems.push(i.message) });
-  const out: string[] = [];
+  mkdirSync(to, { recursive: true });
+  // Streamed through gzip: memory stays flat however long the recording.
+  const gz = createGzip();
+  const done = pipeline(gz, createWriteStream(join(to, 'market-public.jsonl.gz')));
+  const write = async (line: string): Promise<void> => {
+    if (!gz.write(line)) await once(gz, 'drain');
+  };
   for await (const r of reader.records()) {
     stats.lines++;
-    if (r.marker === 'snapshot') {
-      out.push(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
-      continue;
-    }
-    if (r.marker !== undefined) {
-      out.push(markerLine(r.ns, r.marker, r.frame));
-      continue;
-    }
-    out.push(frameLine(r.ns, depthWithout(r.frame, book, adjust)));
+    if (r.marker === 'snapshot') await write(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
+    else if (r.marker !== undefined) await write(markerLine(r.ns, r.marker, r.frame));
+    else await write(frameLine(r.ns, depthWithout(r.frame, book, adjust)));
   }
-  mkdirSync(to, { recursive: true });
-  writeFileSync(join(to, 'market-public.jsonl.gz'), gzipSync(out.join('')));
+  gz.end();
+  await done;
   return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines };
 }
 

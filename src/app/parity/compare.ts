@@ -28,6 +28,8 @@ export interface ParityOrder {
   readonly timeInForce: string | undefined;
   readonly price: string | undefined;
   readonly qty: string;
+  /** When it ended unfilled or partly filled (cancelled, expired, refused), ms; undefined while open or once filled. */
+  readonly cancelledAt?: number | undefined;
 }
 
 export type UnmatchedCause = 'queue' | 'latency' | 'own-impact' | 'diverged';
@@ -232,6 +234,13 @@ function explain(run: 'live' | 'backtest', f: ParityFill, ownFills: readonly Par
   const twinFills = otherFills.filter((x) => x.clientOrderId === twin.clientOrderId);
   const did = twinFills.length === 0 ? 'did not fill' : `filled ${twinFills.map((x) => `${x.qty}@${x.price} at ${x.time - f.time} ms`).join(', ')}`;
   if (f.maker) {
+    // The twin was not in the book when this fill happened: it came later, or its cancel (a replace) came earlier.
+    if (twin.time > f.time) {
+      return { run, fill: f, cause: 'latency', detail: `resting maker fill; ${other}'s order ${twin.clientOrderId} at the same price reached the venue ${twin.time - f.time} ms after it: the order was sent at another instant` };
+    }
+    if (twin.cancelledAt !== undefined && twin.cancelledAt <= f.time && twinFills.length === 0) {
+      return { run, fill: f, cause: 'latency', detail: `resting maker fill; ${other}'s order ${twin.clientOrderId} at the same price was cancelled ${f.time - twin.cancelledAt} ms before it: its replace was sent at another instant` };
+    }
     return { run, fill: f, cause: 'queue', detail: `resting maker fill; ${other}'s order ${twin.clientOrderId} at the same price ${did}: the queue position differs (${run === 'live' ? 'the backtest estimated more size ahead' : 'the backtest estimated less size ahead'})` };
   }
   // A taker fill shortly after one of the run's own fills traded into a book that fill had already changed.

@@ -34,6 +34,9 @@ export interface ParityOptions {
   readonly onStage?: (stage: string) => void;
 }
 
+/** Statuses an order ends in without being wholly filled. */
+const UNFILLED_ENDS = new Set(['CANCELED', 'EXPIRED', 'REJECTED']);
+
 /** Everything a parity check found. */
 export interface ParityResult {
   readonly symbol: string;
@@ -94,8 +97,10 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const trips = journal.trips;
   const backtest = await runBacktest(btLoaded, {
     log,
-    // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up).
+    // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),
+    // to the instant they were stopped.
     ...(live.from > 0 ? { from: String(live.from) } : {}),
+    ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
     ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports) } : {}),
   });
@@ -103,8 +108,16 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const r = backtest.results;
   const moneyAsset = inst.kind === 'inverse' ? inst.margin : inst.quote;
   const mark = r.prices.at(-1)?.price ?? '0';
-  const liveOrders: ParityOrder[] = journal.orders.map((x) => ({ time: x.venueMs ?? x.sentMs, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.quantity }));
-  const btOrders: ParityOrder[] = r.orders.map((x) => ({ time: x.time, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.qty }));
+  const ended = new Map<string, number>();
+  for (const ev of journal.reports) if (UNFILLED_ENDS.has(ev.status)) ended.set(ev.clientOrderId, ev.ts);
+  const liveOrders: ParityOrder[] = journal.orders.map((x) => ({
+    time: x.venueMs ?? x.sentMs, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.quantity,
+    cancelledAt: ended.get(x.clientOrderId),
+  }));
+  const btOrders: ParityOrder[] = r.orders.map((x) => ({
+    time: x.time, clientOrderId: x.clientOrderId, side: x.side, type: x.type, timeInForce: x.timeInForce, price: x.price, qty: x.qty,
+    cancelledAt: UNFILLED_ENDS.has(x.status) ? x.updateTime : undefined,
+  }));
   const btFills: ParityFill[] = r.fills.map((f) => ({ time: f.time, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, maker: f.isMaker }));
   const comparison = compare({ live: { orders: liveOrders, fills: journal.fills }, backtest: { orders: btOrders, fills: btFills }, base: inst.base, money: moneyAsset, kind: inst.kind, multiplier: inst.multiplier, mark });
   const n = trips.length;

@@ -101,6 +101,17 @@ describe('compare', () => {
     expect(c.pnlDiffPct).toBe(87.5);
   });
 
+  it('gives a maker fill whose twin was not in the book yet, or no longer, to latency', () => {
+    const c = compare({
+      live: { orders: [order('q-l-1', 0, 'BUY', '100'), order('q-l-2', 100, 'BUY', '99')], fills: [fill('q-l-1', 50, 'BUY', '100'), fill('q-l-2', 500, 'BUY', '99')] },
+      backtest: { orders: [order('q-b-1', 60, 'BUY', '100'), { ...order('q-b-2', 100, 'BUY', '99'), cancelledAt: 450 }], fills: [] },
+      base: 'BTC', money: 'USDT', mark: '100',
+    });
+    expect(c.unmatched.map((u) => [u.fill.clientOrderId, u.cause])).toEqual([['q-l-1', 'latency'], ['q-l-2', 'latency']]);
+    expect(c.unmatched[0]!.detail).toContain('reached the venue 10 ms after it');
+    expect(c.unmatched[1]!.detail).toContain('cancelled 50 ms before it');
+  });
+
   it('tells a taker fill the book had moved (latency) from one into a book its own previous fill had changed (own impact)', () => {
     const c = compare({
       live: {

@@ -43,12 +43,16 @@ describe('parityLatency', () => {
     ['mm-live-1', { place: { request: 100, exchange: 103, response: 110 }, cancel: { request: 300, exchange: 330, response: 331 } }],
     ['mm-live-2', { place: { request: 400, exchange: undefined, response: 480 } }],
   ]);
-  it('gives each order and cancel the entry latency its live twin met, and the recorded trips\' otherwise', () => {
+  it('brings each order and cancel to the exchange when its live twin reached the venue, or after the twin\'s latency when sent at another time', () => {
     const m = parityLatency(trips, byOrder);
-    expect(m.entry(0, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(3);
-    expect(m.entry(0, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(30);
-    // Refused live (no venue stamp): the round trip less the median way back (7 and 5 ms: 7).
-    expect(m.entry(0, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(73);
+    // Sent 2 ms before the live twin (sent at 100, at the venue at 103): the same decision, arriving at 103.
+    expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(5);
+    // Sent 400 ms later: another decision, the twin's own 3 ms.
+    expect(m.entry(500, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(3);
+    expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
+    // Refused live (no venue stamp): answered at 480 less the median way back (5 and 7 ms: 7), after that millisecond's events: 474.
+    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
+    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
     // No twin: the latest trip sent at or before the time.
     expect(m.entry(250, { clientOrderId: 'mm-bt-9', op: 'place' })).toBe(40);
     expect(m.entry(150)).toBe(3);

@@ -15,7 +15,7 @@ import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { parityLatency } from './latency.ts';
-import { recordedLive, runLive, type LiveRun } from './live.ts';
+import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
 export interface ParityOptions {
@@ -59,6 +59,8 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const symbols = [...new Set(loaded.config.strategies.flatMap((s) => s.symbols))];
   if (symbols.length !== 1) throw new ConfigError('strategies', `bhtrade parity compares one traded symbol; the config trades ${symbols.length} (${symbols.join(', ')})`);
   const symbol = symbols[0]!;
+  // A config parity cannot run stops before any file is touched.
+  embeddedVenueOf(loaded, o.venueConfig);
   const out = resolve(o.out);
   const dirs = { recording: o.recording !== undefined ? resolve(o.recording) : join(out, 'recording'), publicBook: join(out, 'public'), catalog: join(out, 'catalog') };
   // A folder of an earlier check would mix two recordings.

@@ -209,6 +209,12 @@ export function setFaults(app: RunningApp, f: FaultSettingsInput): void {
   app.embedded!.venue.server.faults.set(f);
 }
 
+/** True when [local, local + u) and [shown, shown + u) meet, u being one unit at `decimals`. */
+export function withinOneUnit(local: Decimal, shown: Decimal, decimals: number): boolean {
+  const u = new Decimal(1).dividedBy(new Decimal(10).pow(decimals));
+  return local.lt(shown.plus(u)) && shown.lt(local.plus(u));
+}
+
 /** Stops the strategies (they cancel their orders), cancels what is left, lets the executor and fill sync finish, and compares with the venue. */
 export async function settleAndCompare(app: RunningApp): Promise<Comparison> {
   await app.host.stop();
@@ -243,10 +249,11 @@ export async function settleAndCompare(app: RunningApp): Promise<Comparison> {
   }
   for (const [token, b] of Object.entries(await rest.contractAccount())) {
     const mine = view.contract[token];
-    // The venue shows margin amounts at the token's margin precision (8 decimals for BTC) while the portfolio keeps inverse PnL exact: compare at the venue's precision.
+    // The venue keeps margin amounts finer than it shows them (it truncates to the token's margin precision, 8 decimals for BTC), and the bot
+    // starts from such a shown figure, then adds exact inverse PnL and fees. So each side knows the true balance only within one unit u of
+    // that precision: the venue's lies in [shown, shown + u), the bot's in [local, local + u). They agree when those ranges meet.
     const scale = Math.max(0, ...[...app.instruments.values()].filter((i) => i.marginToken === token).map((i) => i.marginPrecision ?? 0));
-    const ours = mine === undefined ? undefined : new Decimal(mine.total).toDecimalPlaces(scale, Decimal.ROUND_DOWN);
-    if (ours === undefined || !ours.eq(b.total)) balanceDiff.push(`contract ${token}: local ${mine?.total}, venue ${b.total}`);
+    if (mine === undefined || !withinOneUnit(new Decimal(mine.total), new Decimal(b.total), scale)) balanceDiff.push(`contract ${token}: local ${mine?.total}, venue ${b.total}`);
   }
   const positionDiff = symmetricDiff(
     view.positions.map((p) => `${p.symbol} ${p.side} ${new Decimal(p.qty).toFixed()}`).sort(),

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
 import { statusOf } from '../../src/execution/index.ts';
 import { balanceUpdateEvent } from '../../src/model/index.ts';
-import { allSettled, startRig, until, type Rig } from './helpers.ts';
+import type { PositionUpdateEvent } from '../../src/model/index.ts';
+import { allSettled, setFaults, startRig, until, type Rig } from './helpers.ts';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -81,4 +82,84 @@ describe('portfolio between snapshots, from the stream', () => {
     const [vp] = await r.gateway.positions();
     expect(r.portfolio.view().positions.map((p) => [p.qty, new Decimal(p.margin).toFixed()])).toEqual([[vp!.position, new Decimal(vp!.margin).toFixed()]]);
   });
+
+  it('a position event delivered late (it carries no venue time) never undoes a fill counted before it arrived: the bot holds what the venue holds', async () => {
+    const symbol = 'BTC-PERP-REV';
+    const contract = (side: 'BUY_OPEN' | 'SELL_OPEN' | 'SELL_CLOSE', price: string, quantity: string, clientOrderId: string) => ({
+      clientOrderId, symbol, side, orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price, quantity, leverage: '5', timeInForce: 'GTC' as const,
+    });
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, {
+      userStream: true,
+      // The account starts with a LONG 10 from before the bot's start (as after a restart), which the start-up snapshot adopts.
+      beforeStart: async ({ rest, counter }) => {
+        await counter.newContractOrder(contract('SELL_OPEN', '30000', '10', 'pre-maker'));
+        await rest.newContractOrder({ ...contract('BUY_OPEN', '30000', '10', 'pre-taker'), timeInForce: 'IOC' });
+      },
+    });
+    const x = r;
+    const longQty = (): string | undefined => x.portfolio.view().positions.find((p) => p.symbol === symbol && p.side === 'LONG')?.qty;
+    const nextLongEvent = () => new Promise<PositionUpdateEvent>((resolve) => {
+      const off = x.bus.subscribe('position', (ev) => { if (ev.symbol === symbol && ev.side === 'LONG') { off(); resolve(ev); } });
+    });
+    const venueLong = async (): Promise<string | undefined> => (await x.gateway.positions()).find((p) => p.symbol === symbol && p.side === 'LONG')?.position;
+    expect(new Decimal(longQty()!).toFixed()).toBe('10');
+    // Every user-stream frame now reaches the bot 1.5 s (of the shared virtual clock) after the venue sent it.
+    await setFaults(x.t, { userStreamDelayMs: 1500 });
+    const t0 = x.t.clock.now();
+    const taker = (side: 'BUY_OPEN' | 'SELL_CLOSE') => ({
+      kind: 'placeContract' as const, strategyId: 'trend', symbol, clientOrderId: x.ex.nextClientOrderId(), side,
+      orderType: 'LIMIT' as const, priceType: 'INPUT' as const, price: '30000', quantity: '10', leverage: '5', timeInForce: 'IOC' as const,
+    });
+    // Buy 10 more (LONG 20): the REST answer says FILLED, so the fill is read from myTrades long before the stream's report of it.
+    await x.counter.newContractOrder(contract('SELL_OPEN', '30000', '10', 'cq-1'));
+    const buy = x.ex.submit(taker('BUY_OPEN'));
+    expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && longQty() === '20', 1000, 50)).toBe(true);
+    // Sell them back (LONG 10), again counted from myTrades, while the stream's frames of the buy are still on their way.
+    await x.counter.newContractOrder(contract('BUY_OPEN', '30000', '10', 'cq-2'));
+    const sell = x.ex.submit(taker('SELL_CLOSE'));
+    expect(await until(x, () => statusOf(x.ex.order(sell)!) === 'FILLED' && longQty() === '10', 1000, 50)).toBe(true);
+    const t1 = x.t.clock.now();
+    expect(t1 - t0).toBeLessThan(1500);
+    expect(await venueLong()).toBe('10');
+    // The buy's frames arrive now (LONG 20 as it was then), the sell's not yet: the bot must still hold LONG 10.
+    const stale = nextLongEvent();
+    await x.t.clock.advance(t0 + 1500 - x.t.clock.now());
+    expect(new Decimal((await stale).position).toFixed()).toBe('20');
+    await x.ex.idle();
+    expect(longQty()).toBe('10');
+    // The sell's frames (LONG 10) arrive too: still LONG 10, as on the venue.
+    const fresh = nextLongEvent();
+    await x.t.clock.advance(1500);
+    expect(new Decimal((await fresh).position).toFixed()).toBe('10');
+    await x.ex.idle();
+    expect(new Decimal(longQty()!).toFixed()).toBe(new Decimal((await venueLong())!).toFixed());
+  });
+
+  it('spot balance events delivered late carry the venue time, so fills read after them still move them: totals equal the venue', async () => {
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const x = r;
+    const assets = ['BTC', 'USDT'];
+    const total = (b: Record<string, [string, string]>) => Object.fromEntries(Object.entries(b).map(([a, [free, locked]]) => [a, new Decimal(free).plus(locked).toFixed()]));
+    await setFaults(x.t, { userStreamDelayMs: 1500 });
+    const t0 = x.t.clock.now();
+    const taker = (side: 'BUY' | 'SELL') => ({
+      kind: 'placeSpot' as const, strategyId: 'mm', symbol: 'BTCUSDT', clientOrderId: x.ex.nextClientOrderId(), side, type: 'LIMIT' as const, price: '30000', quantity: '0.01', timeInForce: 'IOC' as const,
+    });
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
+    const buy = x.ex.submit(taker('BUY'));
+    expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && x.portfolio.pendingFills() === 1, 1000, 50)).toBe(true);
+    await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
+    const sell = x.ex.submit(taker('SELL'));
+    expect(await until(x, () => statusOf(x.ex.order(sell)!) === 'FILLED' && x.portfolio.pendingFills() === 2, 1000, 50)).toBe(true);
+    expect(x.t.clock.now() - t0).toBeLessThan(1500);
+    // The buy's balance event (as the account stood after the buy) arrives after both fills were counted.
+    const stale = new Promise<void>((resolve) => {
+      const off = x.bus.subscribe('balance', (ev) => { if (ev.account === 'spot' && ev.asset === 'BTC') { off(); resolve(); } });
+    });
+    await x.t.clock.advance(t0 + 1500 - x.t.clock.now());
+    await stale;
+    await x.ex.idle();
+    expect(total(localSpot(x, assets))).toEqual(total(await venueSpot(x, assets)));
+  });
 });
+

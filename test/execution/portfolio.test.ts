@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, formatDown } from '../../src/core/fixed.ts';
-import { balanceUpdateEvent, instrumentsOf, parseBrokerInfo, parsePositionList, type FillReport } from '../../src/model/index.ts';
+import { balanceUpdateEvent, instrumentsOf, parseBrokerInfo, parsePositionList, positionUpdateEvent, type FillReport } from '../../src/model/index.ts';
 import { averageEntry, longPnl, Portfolio, positionValue } from '../../src/execution/index.ts';
 import { loadSample } from '../fixtures/samples.ts';
 
@@ -104,3 +104,40 @@ describe('stream balance events laid over a snapshot', () => {
     expect(pf.view().spot).toEqual({ ETH: { free: '10.999', locked: '0.5' }, BTC: { free: '0.95', locked: '0' } });
   });
 });
+
+describe('stream position events (no venue time: stamped when they arrive) laid over the fold', () => {
+  const at = (id: string, side: FillReport['side'], time: number): FillReport => ({ ...fill(id, side, '10', '8000'), time });
+  // The venue's event shows no time: the stream client stamps it with its arrival, later than the fills a delayed frame predates.
+  const pos = (qty: string, margin: string, arrived: number) => positionUpdateEvent({
+    symbol: inverse.symbol, accountId: '1', side: 'LONG', avgPrice: '8000', position: qty, available: qty, liquidationPrice: '0', margin, realizedPnl: '0', ts: arrived, recvTs: arrived,
+  });
+  const long = (pf: Portfolio) => pf.view().positions.filter((x) => x.side === 'LONG').map((x) => [x.qty, x.margin]);
+  const started = () => {
+    const pf = new Portfolio(instruments);
+    pf.adopt({ positions: [], watermark: { contract: '10' }, time: 1000 });
+    pf.applyFills([at('11', 'BUY_OPEN', 1100)]);
+    return pf;
+  };
+
+  it('an event older than a fill counted before it arrived never undoes that fill (the bot holds what the venue holds)', () => {
+    const pf = started();
+    pf.applyFills([at('12', 'BUY_OPEN', 1200), at('13', 'SELL_CLOSE', 1300)]);
+    // The LONG 20 of fill 12, delivered after fill 13 was read from myTrades.
+    pf.applyPosition(pos('20', '0.0005', 1400));
+    expect(long(pf)).toEqual([['10', '0']]);
+  });
+
+  it('an event ahead of the fills counted leaves the quantity to them, and one showing the fold’s quantity lends its margin', () => {
+    const pf = started();
+    pf.applyPosition(pos('20', '0.0005', 1250));
+    expect(long(pf)).toEqual([['10', '0']]);
+    pf.applyFills([at('12', 'BUY_OPEN', 1200)]);
+    expect(long(pf)).toEqual([['20', '0.0005']]);
+    // A closed position shown while the fold still holds it (the closing fill not read yet) stays until that fill.
+    pf.applyPosition(pos('0', '0', 1300));
+    expect(long(pf).map(([qty]) => qty)).toEqual(['20']);
+    pf.applyFills([at('13', 'SELL_CLOSE', 1290), at('14', 'SELL_CLOSE', 1290)]);
+    expect(long(pf)).toEqual([]);
+  });
+});
+

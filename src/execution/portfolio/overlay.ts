@@ -13,11 +13,14 @@
  *    the same whether a fill was read before or after the event.
  * 3. A contract balance overlay splits as the venue does: total = free + locked, availableMargin = free,
  *    positionMargin = the margins of the token's positions as held, orderMargin = locked − positionMargin.
- * 4. A position overlay replaces the folded position only while no counted fill of its symbol is later
- *    than it (else the fold, which holds that fill, is newer); its average stays the fold's exact one when
- *    that rounds to the venue's. Overlays never change realized PnL: that comes from the fold alone.
+ * 4. A position event carries no venue time (the published payload has none: its ts is when it arrived), so
+ *    it may be older than fills the fold holds (a delayed or reordered frame) or newer than a fill not
+ *    counted yet. Quantities and averages therefore come from the fold alone (snapshot + fills); a
+ *    position overlay only lends the venue's margin to the folded position it matches, one of the same
+ *    quantity, and none while a counted fill of its symbol is later than its ts. Overlays never change
+ *    realized PnL: that comes from the fold alone.
  */
-import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
+import { compareDecimal, Decimal } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
 import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
@@ -65,14 +68,9 @@ export function applyOverlays(
   for (const [key, o] of positionsIn) {
     if (fills.some((f) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
     const mine = positions[key];
-    if (compareDecimal(o.qty, '0') === 0) {
-      delete positions[key];
-      continue;
-    }
-    const inst = instruments.get(o.symbol);
-    const keepExact = mine !== undefined && inst !== undefined && compareDecimal(mine.qty, o.qty) === 0
-      && compareDecimal(formatDown(new Decimal(mine.avgPrice), scaleOf(inst.tickSize)), o.avgPrice) === 0;
-    positions[key] = { symbol: o.symbol, side: o.side, qty: o.qty, avgPrice: keepExact ? mine.avgPrice : o.avgPrice, margin: o.margin, leverage: mine?.leverage };
+    // Another quantity means the event is stale or ahead of the fills counted (see invariant 4): the fold's position stands.
+    if (mine === undefined || compareDecimal(mine.qty, o.qty) !== 0) continue;
+    positions[key] = { ...mine, margin: o.margin };
   }
   const spot: Record<string, Holding> = { ...state.spot };
   const contract: Record<string, ContractBalance> = { ...state.contract };

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { VirtualClock } from '../core/clock.ts';
+import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
 import { ClientOrderIds } from '../core/ids.ts';
@@ -50,6 +50,8 @@ export interface BacktestOptions {
   readonly latency?: (symbol: string) => LatencyModel;
   /** Lay the bot's resting orders over the book snapshots strategies read, as a live venue's depth shows them. */
   readonly ownOrdersInBook?: boolean;
+  /** The clock the strategies' timers run on, made from the backtest's (parity: the live run's ticks). */
+  readonly strategyClock?: (clock: VirtualClock) => Clock;
 }
 
 /** A finished backtest: its results and what the replay read. */
@@ -111,7 +113,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   });
   const history = catalogHistory(catalogDir, clock, replayed);
   const host = new StrategyHost({
-    bus, clock, log, instruments, runTag: 'bt',
+    bus, clock: o.strategyClock?.(clock) ?? clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
     history,
     portfolio: (id) => strategyView(views, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),

@@ -9,7 +9,7 @@ import { loadVenueConfig, type VenueConfig } from '../../sim/server/config.ts';
 import type { LoadedConfig } from '../config.ts';
 import { venueConfigPath } from '../embedded.ts';
 import { startApp } from '../run.ts';
-import { GridClock } from './grid-clock.ts';
+import { GridClock, type GridInterval } from './grid-clock.ts';
 import type { StrategySummary } from '../summary.ts';
 
 export interface LiveOptions {
@@ -38,6 +38,8 @@ export interface LiveRun {
   /** Clock time (ms) the strategies started (their timers count from here) and the run stopped. */
   readonly from: number;
   readonly to: number;
+  /** The live run's intervals with their late ticks (empty on another clock than GridClock). */
+  readonly intervals: readonly GridInterval[];
 }
 
 /** The file beside a parity recording that keeps when the live run's strategies started and stopped. */
@@ -74,23 +76,27 @@ export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<Liv
   } finally {
     await app.stop('parity: the live run is over');
   }
-  writeFileSync(join(o.recordDir, LIVE_TIMES_FILE), `${JSON.stringify({ from, to })}\n`);
-  return { ...accountOf(loaded, venueConfig, account), summary: app.summary(), from, to };
+  // The live run's intervals and their late ticks, for the backtest's strategies to tick as they did.
+  const intervals = clock instanceof GridClock ? clock.intervals : [];
+  writeFileSync(join(o.recordDir, LIVE_TIMES_FILE), `${JSON.stringify({ from, to, intervals })}\n`);
+  return { ...accountOf(loaded, venueConfig, account), summary: app.summary(), from, to, intervals };
 }
 
 /** Returns the start and stop times a parity recording's live run kept, when it kept them. */
-export function liveTimes(recordDir: string): { from: number; to: number } | undefined {
+export function liveTimes(recordDir: string): { from: number; to: number; intervals: GridInterval[] } | undefined {
   const file = join(recordDir, LIVE_TIMES_FILE);
   if (!existsSync(file)) return undefined;
-  const v = JSON.parse(readFileSync(file, 'utf8')) as { from?: unknown; to?: unknown };
-  return typeof v.from === 'number' && typeof v.to === 'number' ? { from: v.from, to: v.to } : undefined;
+  const v = JSON.parse(readFileSync(file, 'utf8')) as { from?: unknown; to?: unknown; intervals?: unknown };
+  if (typeof v.from !== 'number' || typeof v.to !== 'number') return undefined;
+  const intervals = Array.isArray(v.intervals) ? (v.intervals as GridInterval[]).filter((i) => typeof i?.start === 'number' && typeof i.period === 'number' && Array.isArray(i.late)) : [];
+  return { from: v.from, to: v.to, intervals };
 }
 
 /** What a live run that was recorded earlier had: the venue's fees, the account's balances and the times it kept (no summary). */
 export function recordedLive(loaded: LoadedConfig, recordDir: string, override?: VenueConfig): LiveRun {
   const { config, account } = embeddedVenueOf(loaded, override);
   const times = liveTimes(recordDir);
-  return { ...accountOf(loaded, config, account), summary: [], from: times?.from ?? 0, to: times?.to ?? 0 };
+  return { ...accountOf(loaded, config, account), summary: [], from: times?.from ?? 0, to: times?.to ?? 0, intervals: times?.intervals ?? [] };
 }
 
 /** The fees and starting balances of the account's side (spot or contract) that trades the config's symbol. */

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Clock } from '../../core/clock.ts';
+import type { Clock, VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { convert } from '../../data/convert.ts';
@@ -14,6 +14,7 @@ import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
+import { laggedClock } from './lagged-clock.ts';
 import { parityLatency } from './latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
@@ -105,6 +106,8 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
     ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports) } : {}),
+    // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
+    ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });
 
   const r = backtest.results;

@@ -1,7 +1,9 @@
-// The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, and the fill matching with its causes.
+// The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, and strategy timers on the live run's ticks.
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
+import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
 import { parityLatency } from '../../../src/app/parity/latency.ts';
+import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges } from '../../../src/app/parity/own-book.ts';
 import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
 
@@ -135,5 +137,27 @@ describe('compare', () => {
       ['backtest', 't-b-2', 'latency'],
       ['backtest', 't-b-1', 'own-impact'],
     ]);
+  });
+});
+
+describe('laggedClock', () => {
+  it('ticks a strategy interval on its live twin\'s grid, each tick as late as it fired live, dropping ticks a stall skipped', async () => {
+    const clock = new VirtualClock(10_000);
+    // The live run: a venue interval of 100 ms made long before, the strategy's made 3 ms before the strategies were seen started.
+    const lagged = laggedClock(clock, [
+      { start: 1_000, period: 100, late: [] },
+      { start: 9_997, period: 100, late: [[2, 30], [3, 150]] },
+    ], 10_000);
+    const fired: number[] = [];
+    const h = lagged.setInterval(() => fired.push(clock.now()), 100);
+    // Another period has no twin: a plain interval of the clock.
+    const other: number[] = [];
+    lagged.setInterval(() => other.push(clock.now()), 250);
+    await clock.advance(600);
+    h.cancel();
+    await clock.advance(300);
+    // Grid 10 097, 10 197 (+30), 10 297 (+150: fires at 10 447, so the tick due at 10 397 is dropped), then 10 497 and 10 597.
+    expect(fired).toEqual([10_097, 10_227, 10_447, 10_497, 10_597]);
+    expect(other).toEqual([10_250, 10_500, 10_750]);
   });
 });

@@ -7,7 +7,7 @@ import { parseRunConfig } from '../src/app/config.ts';
 import { EventBus } from '../src/bus/index.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { replay } from '../src/data/replay.ts';
-import { generate } from './replay.bench.ts';
+import { generate } from './replay-catalog.ts';
 
 /** Level changes and trades in the catalog: 10 M by default; BENCH_BACKTEST_EVENTS sets another size. */
 const EVENTS = Number(process.env['BENCH_BACKTEST_EVENTS'] ?? 10_000_000);

@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../sim/server/start.ts';
 import type { RunConfig } from './config.ts';
+import { ReplayMarket } from './replay-market.ts';
 
 /** Where the bot connects and with which key. */
 export interface VenueEndpoint {
@@ -23,6 +24,8 @@ export interface EmbeddedVenue {
   readonly endpoint: VenueEndpoint;
   /** The venue's fee rates, as its config sets them. */
   readonly fees: VenueConfig['fees'];
+  /** The replayed recording that makes the market when the venue config has `market:` (its `ended` resolves at the end with atEnd: stop). */
+  readonly replay: ReplayMarket | undefined;
 }
 
 /** The venue config shipped with bhtrade: what `embedded.config` (default venue.yaml) means when the config's folder has none. */
@@ -49,7 +52,11 @@ export async function startEmbeddedVenue(
   }
   const key = account.keys[0]!;
   const seed = opts.seed ?? config.server.seed;
-  // The venue runs its own market agents (config `agents`), so paper trading has books that move.
-  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed });
-  return { venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret }, fees: { ...config.fees, spot: account.spotFees ?? config.fees.spot } };
+  // The venue runs its own market agents (config `agents`), so paper trading has books that move, or replays a recording (`market`).
+  const replay = config.market === undefined ? undefined : new ReplayMarket(config.market, clock, log);
+  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed, ...(replay ? { feed: (v) => replay.attach(v) } : {}) });
+  return {
+    venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret },
+    fees: { ...config.fees, spot: account.spotFees ?? config.fees.spot }, replay,
+  };
 }

@@ -151,7 +151,8 @@ export class Dispatcher {
  * hence off in production and in backtests.
  */
 export function deepFreeze(o: object): void {
-  if (Object.isFrozen(o)) return;
+  // Typed arrays (a depth batch's columns) cannot be frozen; their events say they are read-only.
+  if (Object.isFrozen(o) || ArrayBuffer.isView(o)) return;
   Object.freeze(o);
   if (Array.isArray(o)) {
     // Indexed: for-in over an array doubles the cost.

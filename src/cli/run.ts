@@ -73,6 +73,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     process.once('SIGINT', onSignal('SIGINT'));
     process.once('SIGTERM', onSignal('SIGTERM'));
     void app.done.then(() => resolve('stopped'));
+    void app.embedded?.replay?.ended.then(() => resolve('the replayed recording ended'));
   });
   try {
     await app.stop(reason);

@@ -1,6 +1,7 @@
 /** `bhtrade venue`: serves the simulated venue on loopback and prints its REST and WebSocket base URLs. */
 import { stderr, stdout } from 'node:process';
 import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { ReplayMarket } from '../app/replay-market.ts';
 import { BhError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { loadVenueConfig } from '../sim/server/config.ts';
@@ -11,7 +12,8 @@ const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--po
 /** `npx bhtrade venue --help`. */
 export const VENUE_HELP = `${USAGE}
 Serves the simulated venue (REST, market WebSocket, user data stream) until Ctrl-C or SIGTERM, and
-prints its REST and WebSocket base URLs.
+prints its REST and WebSocket base URLs. With a \`market:\` section in the config (see
+config/paper-venue.yaml) its market is a recording replayed from a catalog instead of market agents.
 
 Options:
   --config FILE     the venue's config (default config/venue.yaml)
@@ -82,7 +84,8 @@ export async function venueCommand(argv: readonly string[]): Promise<number> {
   try {
     const config = loadVenueConfig(args.config, process.env);
     const clock = args.startTime === undefined ? new LiveClock() : shiftedClock(args.startTime);
-    const venue = await startVenue({ config, clock, log, host: args.host, port: args.port, seed: args.seed });
+    const replay = config.market === undefined ? undefined : new ReplayMarket(config.market, clock, log);
+    const venue = await startVenue({ config, clock, log, host: args.host, port: args.port, seed: args.seed, ...(replay ? { feed: (v) => replay.attach(v) } : {}) });
     stdout.write(`${venue.server.restUrl}\n${venue.server.wsUrl}\n`);
     // For the operator's terminal only (not the log): it opens /admin from a Host that is not loopback.
     stderr.write(`bhtrade venue: admin token ${venue.server.adminToken} (send as X-Admin-Token to reach /admin/faults from another Host)\n`);

@@ -38,10 +38,13 @@ export function parseScaled(s: string, scale: number, field = 'value'): bigint {
 /** Returns the decimal string of `v / 10^scale` with trailing zeros stripped ("0" for zero). */
 export function formatScaled(v: bigint, scale: number): string {
   const neg = v < 0n;
-  const abs = (neg ? -v : v).toString().padStart(scale + 1, '0');
-  const int = abs.slice(0, abs.length - scale);
-  const frac = abs.slice(abs.length - scale).replace(/0+$/, '');
-  const body = frac ? `${int}.${frac}` : int;
+  const digits = (neg ? -v : v).toString();
+  if (scale === 0) return neg ? `-${digits}` : digits;
+  const abs = digits.length > scale ? digits : digits.padStart(scale + 1, '0');
+  const point = abs.length - scale;
+  let end = abs.length;
+  while (end > point && abs.charCodeAt(end - 1) === 48) end--;
+  const body = end === point ? abs.slice(0, point) : `${abs.slice(0, point)}.${abs.slice(point, end)}`;
   return neg && body !== '0' ? `-${body}` : body;
 }
 
@@ -75,15 +78,200 @@ export function normalizeDecimal(s: string, field = 'value'): string {
   return formatScaled(parseScaled(s, scale, field), scale);
 }
 
-/** Compares two decimal strings exactly: -1, 0 or 1. */
+/** Where the digits of a decimal string lie, found by scan() without allocating: significant integer digits [i0, i1), fraction digits [f0, f1) without trailing zeros. */
+interface Scan {
+  neg: boolean;
+  i0: number;
+  i1: number;
+  f0: number;
+  f1: number;
+}
+
+const sa: Scan = { neg: false, i0: 0, i1: 0, f0: 0, f1: 0 };
+const sb: Scan = { neg: false, i0: 0, i1: 0, f0: 0, f1: 0 };
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Scans `s` (the forms isDecimalString accepts) into `out`; throws ParseError naming `field` otherwise. */
+function scan(s: string, field: string, out: Scan): void {
+  const n = s.length;
+  let i = 0;
+  const c0 = s.charCodeAt(0);
+  out.neg = c0 === 45; /* - */
+  if (c0 === 45 || c0 === 43 /* + */) i = 1;
+  const start = i;
+  while (i < n && s.charCodeAt(i) === 48) i++;
+  out.i0 = i;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  out.i1 = i;
+  let digits = i - start;
+  out.f0 = out.f1 = i;
+  if (i < n && s.charCodeAt(i) === 46 /* . */) {
+    i++;
+    out.f0 = i;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+    digits += i - out.f0;
+    let e = i;
+    while (e > out.f0 && s.charCodeAt(e - 1) === 48) e--;
+    out.f1 = e;
+  }
+  if (i !== n || digits === 0) throw new ParseError(field, `must be a decimal number, got ${JSON.stringify(s)}`);
+  if (out.i0 === out.i1 && out.f0 === out.f1) out.neg = false;
+}
+
+/** Compares the magnitudes of the scanned strings `a` and `b`. */
+function compareMagnitude(a: string, x: Scan, b: string, y: Scan): -1 | 0 | 1 {
+  const li = x.i1 - x.i0;
+  const lj = y.i1 - y.i0;
+  if (li !== lj) return li < lj ? -1 : 1;
+  for (let k = 0; k < li; k++) {
+    const d = a.charCodeAt(x.i0 + k) - b.charCodeAt(y.i0 + k);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  const fa = x.f1 - x.f0;
+  const fb = y.f1 - y.f0;
+  const m = fa > fb ? fa : fb;
+  for (let k = 0; k < m; k++) {
+    const ca = k < fa ? a.charCodeAt(x.f0 + k) : 48;
+    const cb = k < fb ? b.charCodeAt(y.f0 + k) : 48;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Compares two decimal strings exactly: -1, 0 or 1 (by scanning their digits: no allocation, it runs on every report). */
 export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
-  const scale = Math.max(scaleOf(a, 'a'), scaleOf(b, 'b'));
-  const x = parseScaled(a, scale, 'a');
-  const y = parseScaled(b, scale, 'b');
-  return x < y ? -1 : x > y ? 1 : 0;
+  scan(a, 'a', sa);
+  scan(b, 'b', sb);
+  if (sa.neg !== sb.neg) return sa.neg ? -1 : 1;
+  const m = compareMagnitude(a, sa, b, sb);
+  return sa.neg && m !== 0 ? (-m as -1 | 1) : m;
 }
 
 /** Returns `d` rounded down (toward zero) to `scale` decimals, as a string without trailing zeros. */
 export function formatDown(d: Decimal, scale: number): string {
   return normalizeDecimal(d.toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(scale));
+}
+
+/** An exact decimal held as a scaled integer, `units / 10^scale`: what hot paths add, subtract, multiply and compare instead of decimal.js. */
+export interface Scaled {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+export const SCALED_ZERO: Scaled = { units: 0n, scale: 0 };
+
+const POW10: bigint[] = [1n];
+
+function pow10(n: number): bigint {
+  for (let i = POW10.length; i <= n; i++) POW10.push(POW10[i - 1]! * 10n);
+  return POW10[n]!;
+}
+
+/** Returns the decimal string `s` as a Scaled at its own number of meaningful decimals; throws ParseError naming `field` when it is not a decimal. */
+export function scaled(s: string, field = 'value'): Scaled {
+  scan(s, field, sa);
+  const { i0, i1, f0, f1 } = sa;
+  let units: bigint;
+  if (i1 - i0 + f1 - f0 <= 15) {
+    // Up to 15 digits are exact in a double: no digit string to build.
+    let n = 0;
+    for (let k = i0; k < i1; k++) n = n * 10 + s.charCodeAt(k) - 48;
+    for (let k = f0; k < f1; k++) n = n * 10 + s.charCodeAt(k) - 48;
+    units = BigInt(n);
+  } else {
+    units = BigInt(s.slice(i0, i1) + s.slice(f0, f1));
+  }
+  return { units: sa.neg ? -units : units, scale: f1 - f0 };
+}
+
+/** Returns `a` with its units expressed at `scale` (not below its own). */
+function at(a: Scaled, scale: number): bigint {
+  return scale === a.scale ? a.units : a.units * pow10(scale - a.scale);
+}
+
+/** Returns a + b exactly. */
+export function addScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  return { units: at(a, scale) + at(b, scale), scale };
+}
+
+/** Returns a − b exactly. */
+export function subScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  return { units: at(a, scale) - at(b, scale), scale };
+}
+
+/** Returns −a. */
+export function negScaled(a: Scaled): Scaled {
+  return { units: -a.units, scale: a.scale };
+}
+
+/** Returns a × b exactly. */
+export function mulScaled(a: Scaled, b: Scaled): Scaled {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** Compares a and b exactly: -1, 0 or 1. */
+export function compareScaled(a: Scaled, b: Scaled): -1 | 0 | 1 {
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  const x = at(a, scale);
+  const y = at(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Returns the smaller of a and b. */
+export function minScaled(a: Scaled, b: Scaled): Scaled {
+  return compareScaled(a, b) <= 0 ? a : b;
+}
+
+/** Returns the larger of a and b. */
+export function maxScaled(a: Scaled, b: Scaled): Scaled {
+  return compareScaled(a, b) >= 0 ? a : b;
+}
+
+/** Returns the decimal string of `a` without trailing zeros ("0" for zero). */
+export function scaledText(a: Scaled): string {
+  return formatScaled(a.units, a.scale);
+}
+
+/** Returns `a` as a decimal.js value, for the divisions hot paths leave to the edges. */
+export function scaledDecimal(a: Scaled): Decimal {
+  return new Decimal(scaledText(a));
+}
+
+/** Decimals tried for an exact quotient before divideDecimal hands the division to decimal.js. */
+const EXACT_QUOTIENT_DECIMALS = 20;
+
+/**
+ * Returns a / b as decimal.js at 60 digits gives it (`new Decimal(a).div(b).toFixed()`), without
+ * decimal.js when the quotient ends within 20 more decimals (an average price usually does).
+ */
+export function divideDecimal(a: string, b: string): string {
+  const x = scaled(a, 'a');
+  const y = scaled(b, 'b');
+  if (y.units === 0n) throw new RangeError('division by zero');
+  const num = x.units * pow10(EXACT_QUOTIENT_DECIMALS + y.scale);
+  const den = y.units;
+  const q = num / den;
+  const scale = x.scale + EXACT_QUOTIENT_DECIMALS;
+  // The exact quotient, when it fits in the 60 significant digits decimal.js keeps; else decimal.js rounds it as before.
+  if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
+  return new Decimal(a).div(b).toFixed();
+}
+
+/** Returns a / b rounded half away from zero to `decimals` (decimal.js ROUND_HALF_UP), without trailing zeros: the exact average an order view shows. */
+export function divideRounded(a: Scaled, b: Scaled, decimals: number): string {
+  if (b.units === 0n) throw new RangeError('division by zero');
+  // a/b × 10^decimals = a.units × 10^(decimals + b.scale) / (b.units × 10^a.scale).
+  let num = a.units * pow10(decimals + b.scale);
+  let den = b.units * pow10(a.scale);
+  const neg = (num < 0n) !== (den < 0n);
+  if (num < 0n) num = -num;
+  if (den < 0n) den = -den;
+  let q = num / den;
+  if (2n * (num - q * den) >= den) q += 1n;
+  return formatScaled(neg ? -q : q, decimals);
 }

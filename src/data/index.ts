@@ -6,4 +6,4 @@ export { instrumentSchema, StepFormatter, toSteps, type Instrument, type Instrum
 export { loadMapping, mappingFrom, InstrumentMapping } from './mapping.ts';
 export { replay, type ReplayOptions, type ReplayStats } from './replay.ts';
 export { ConvertReport, type GapRecord, type Problem } from './report.ts';
-export { TABLES, COLUMNS, type TableName } from './tables.ts';
+export { TABLES, COLUMNS, SIDE, type TableName } from './tables.ts';

@@ -1,6 +1,8 @@
 /** Parquet files of one table: a writer that flushes a row group at a time, and a reader that loads one row group at a time. */
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
+import { openSync, closeSync, fstatSync, readSync } from 'node:fs';
+import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
+import { decodeIntGroup, type IntColumn } from './pages.ts';
 import { COLUMNS, RowBuffer, type CellValue, type TableName } from './tables.ts';
 
 /**
@@ -55,12 +57,34 @@ export class TableFileWriter {
     this.writer.write({
       columnData: cols.map((c, i) => {
         const col = this.buf.columns[i]!;
-        return { name: c.name, data: Array.isArray(col) ? col.slice(0, n) : col.subarray(0, n) };
+        if (Array.isArray(col)) return { name: c.name, data: col.slice(0, n) };
+        // Integers delta-packed: sorted times, prices near each other and flags shrink to a few bits a row,
+        // and decode without a dictionary lookup (pages.ts reads them straight into numbers).
+        const data = col.subarray(0, n);
+        if (c.name.startsWith('ts_')) return { name: c.name, data, encoding: 'DELTA_BINARY_PACKED' as const };
+        // Other int64 columns that fit 32 bits go to the writer as numbers (its bigint path costs ~5× more);
+        // their min/max statistics, which it would write from numbers, are left out (times keep theirs).
+        const small = c.type === 'INT64' ? asInt32(data) : undefined;
+        return small
+          ? { name: c.name, data: small, encoding: 'DELTA_BINARY_PACKED' as const, statistics: false }
+          : { name: c.name, data, encoding: 'DELTA_BINARY_PACKED' as const };
       }),
       rowGroupSize: n,
     });
     this.buf.clear();
   }
+}
+
+/** Returns an int column as an Int32Array when every value fits 32 bits, else undefined. */
+function asInt32(col: BigInt64Array | Int32Array): Int32Array | undefined {
+  if (col instanceof Int32Array) return col;
+  const out = new Int32Array(col.length);
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i]!;
+    if (v > 2147483647n || v < -2147483648n) return undefined;
+    out[i] = Number(v);
+  }
+  return out;
 }
 
 /** The decoded columns of one row group, by column name: int64 as BigInt64Array (or bigint[]), int32 as numbers, strings as strings. */
@@ -72,7 +96,7 @@ export class TableFileReader {
 
   /** Opens `file` and reads its footer. */
   static async open(file: string): Promise<TableFileReader> {
-    const buf = await asyncBufferFromFile(file);
+    const buf = fileBytes(file);
     return new TableFileReader(file, buf, await parquetMetadataAsync(buf));
   }
 
@@ -107,6 +131,47 @@ export class TableFileReader {
     for (const [name, list] of parts) out[name] = joinChunks(list, start, end);
     return out;
   }
+
+  /**
+   * Returns the named int columns of row group `g` decoded straight into numbers (pages.ts), or undefined
+   * when the file was not written in the encodings that decoder reads (then use readGroup).
+   */
+  async readIntGroup(g: number, columns: readonly string[]): Promise<Map<string, IntColumn> | undefined> {
+    return decodeIntGroup(this.meta, g, columns, (start, end) => this.buf.slice(start, end) as Promise<ArrayBuffer>);
+  }
+}
+
+/**
+ * Returns a file's byte ranges read synchronously (the pages are usually in the page cache): a
+ * read-stream per range, as hyparquet's own file buffer opens, left the replay waiting most of its time.
+ * The file is opened for each range so that a reader holds no descriptor.
+ */
+function fileBytes(file: string): AsyncBuffer {
+  const fd = openSync(file, 'r');
+  let byteLength: number;
+  try {
+    byteLength = fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+  return {
+    byteLength,
+    slice(start: number, end = byteLength): Promise<ArrayBuffer> {
+      const out = new Uint8Array(Math.max(0, end - start));
+      const f = openSync(file, 'r');
+      try {
+        let at = 0;
+        while (at < out.length) {
+          const n = readSync(f, out, at, out.length - at, start + at);
+          if (n === 0) throw new Error(`${file}: ended at byte ${start + at}, expected ${end}`);
+          at += n;
+        }
+      } finally {
+        closeSync(f);
+      }
+      return Promise.resolve(out.buffer);
+    },
+  };
 }
 
 /** Returns the rows [start, end) of a column delivered as chunks (pages may reach outside the range asked for). */

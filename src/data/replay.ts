@@ -11,10 +11,11 @@ import type { Level } from '../model/market.ts';
 import { LocalBook } from '../venue/local-book.ts';
 import { KlineTracker } from '../venue/market-normalise.ts';
 import { readCatalog, type CatalogFile, type CatalogIndex } from './catalog.ts';
-import { int32s, int64Numbers, nsMicros, nsMillis, strings } from './columns.ts';
+import { readColumns, type ColumnSet } from './columns.ts';
 import { VERSION_SUFFIX_KEY } from './import-bhtrade.ts';
 import { StepFormatter, type Instrument } from './instruments.ts';
 import { TableFileReader } from './parquet.ts';
+import { TickBook, type BatchRows } from './tick-book.ts';
 import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from './tables.ts';
 
 // Order: by local time (ns), then by table in TABLES order, then by symbol in name order, then by
@@ -22,7 +23,8 @@ import { AGGRESSOR, BOOK_FLAG, KLINE_FLAG, SIDE, TABLES, type TableName } from '
 // Books: each symbol's depth rows go through the live client's LocalBook, which publishes the
 // depthSnapshot and depthUpdate events a live subscriber gets; a gap flag invalidates it as a lost diff would live.
 // Speed: the book is handed each level's price in ticks beside its text (no parsing back), rows are
-// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches.
+// emitted a run at a time in one loop, and decimal strings come from the StepFormatter caches. In batch mode
+// (depth: 'batches') a message's rows go whole to a TickBook and out as typed-array views: no string per level.
 
 export interface ReplayOptions {
   /** The catalog folder. */
@@ -43,6 +45,12 @@ export interface ReplayOptions {
   readonly sink: (ev: BusEvent, localUs: number, exchangeUs: number) => void;
   /** Publish the whole book after every diff too, as the live client's option does (default false). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * How book messages reach the sink: 'levels' (default), the live client's depthSnapshot and depthUpdate
+   * events with [price, qty] strings; 'batches', one DepthBatchEvent per message with the levels as typed
+   * arrays of ticks and lots (the same level changes under the same book rules, several times faster).
+   */
+  readonly depth?: 'levels' | 'batches';
   /**
    * Asked between runs of rows; when it returns a promise the replay waits for it before reading on
    * (a consumer that works asynchronously, such as the backtest runner, bounds what it holds this way).
@@ -92,9 +100,9 @@ const COLUMNS_READ: Readonly<Record<TableName, readonly string[]>> = {
 };
 
 /** Returns an int64 value exactly as a decimal string (a number column holds NaN where it passed 2^53). */
-function idText(num: Float64Array, raw: ArrayLike<unknown>, i: number): string {
+function idText(num: Float64Array, cols: ColumnSet, name: string, i: number): string {
   const v = num[i]!;
-  return Number.isNaN(v) ? String(raw[i]) : String(v);
+  return Number.isNaN(v) ? String(cols.raw(name)[i]) : String(v);
 }
 
 /** The times of the row being replayed, read by every sink call. */
@@ -122,6 +130,11 @@ class SymbolState {
   muted = false;
   /** The message being read carries a gap flag (set on its first row). */
   gapped = false;
+  /** In batch mode: the book, the current group's rows, where the open message starts in them, and its rows from earlier groups. */
+  readonly tickBook: TickBook | undefined;
+  rows: (BatchRows & { n: number }) | undefined;
+  msgStart = 0;
+  carry = { side: [] as number[], price: [] as number[], qty: [] as number[] };
 
   constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger, at: RowTimes) {
     this.price = new StepFormatter(inst.tick);
@@ -140,6 +153,48 @@ class SymbolState {
         stats.bookGaps += 1;
       },
     });
+    this.tickBook = o.depth !== 'batches' ? undefined : new TickBook({
+      symbol: inst.symbol, tick: inst.tick, lot: inst.lot, contiguousVersions: inst.contiguousVersions,
+      snapshotEveryUpdate: o.snapshotEveryUpdate,
+      publish: (ev) => {
+        if (this.muted) return;
+        stats.events += 1;
+        o.sink(ev, at.localUs, at.exchangeUs);
+      },
+      onGap: () => {
+        stats.bookGaps += 1;
+      },
+    });
+  }
+
+  /** Starts a group of book rows, keeping the rows of a message the previous group left open. */
+  startRows(rows: BatchRows & { n: number }): void {
+    const prev = this.rows;
+    if (prev) {
+      for (let i = this.msgStart; i < prev.n; i++) {
+        this.carry.side.push(prev.side[i]!);
+        this.carry.price.push(prev.price[i]!);
+        this.carry.qty.push(prev.qty[i]!);
+      }
+    }
+    this.rows = rows;
+    this.msgStart = 0;
+  }
+
+  /** Returns the rows of the message ending at row `end` of the current group (views when it lies in this group alone). */
+  takeMessage(end: number): BatchRows {
+    const r = this.rows!;
+    const from = this.msgStart;
+    this.msgStart = end + 1;
+    if (this.carry.side.length === 0) return { side: r.side.subarray(from, end + 1), price: r.price.subarray(from, end + 1), qty: r.qty.subarray(from, end + 1) };
+    const c = this.carry;
+    const out = {
+      side: Int32Array.from([...c.side, ...r.side.subarray(from, end + 1)]),
+      price: Float64Array.from([...c.price, ...r.price.subarray(from, end + 1)]),
+      qty: Float64Array.from([...c.qty, ...r.qty.subarray(from, end + 1)]),
+    };
+    this.carry = { side: [], price: [], qty: [] };
+    return out;
   }
 
   /** Returns the level of `ticks` with `lots` (one shared tuple per price for a removal). */
@@ -166,7 +221,7 @@ class Cursor {
     readonly table: TableName,
     readonly rank: number,
     private readonly files: readonly string[],
-    private readonly decode: (cols: Readonly<Record<string, ArrayLike<unknown>>>, meta: Readonly<Record<string, string>>) => Group,
+    private readonly decode: (cols: ColumnSet, meta: Readonly<Record<string, string>>) => Group,
   ) {}
 
   /** Loads the next row group with rows; returns false when the files are exhausted. */
@@ -185,7 +240,7 @@ class Cursor {
       }
       const g = this.gi++;
       if (sizes[g] === 0) continue;
-      const cols = await this.reader.readGroup(g, COLUMNS_READ[this.table]);
+      const cols = await readColumns(this.reader, g, COLUMNS_READ[this.table]);
       this.group = this.decode(cols, this.reader.keyValues());
       this.i = 0;
       return true;
@@ -315,16 +370,77 @@ function filesOf(index: CatalogIndex, table: TableName, symbol: string, from: bi
     .sort((a, b) => a.day.localeCompare(b.day));
 }
 
+/** The decoded columns of one group of book rows. */
+interface BookColumns {
+  readonly n: number;
+  readonly us: Float64Array;
+  readonly sub: Uint16Array;
+  readonly evMs: Float64Array;
+  readonly side: Int32Array;
+  readonly flags: Int32Array;
+  readonly price: Float64Array;
+  readonly qty: Float64Array;
+  readonly seq: Float64Array;
+  readonly suffix: string;
+}
+
+/** Returns the Group of book rows in batch mode: each message goes whole to the TickBook, which publishes it as one DepthBatchEvent. */
+function batchGroup(
+  tb: TickBook, st: SymbolState, c: BookColumns, seqText: (i: number) => string, stats: ReplayStats,
+  publish: (ev: BusEvent) => void, recvMs: (i: number) => number,
+): Group {
+  const { n, us, sub, evMs, side, flags, price, qty, suffix } = c;
+  st.startRows({ side, price, qty, n });
+  const message = (i: number, live: boolean): void => {
+    const f = flags[i]!;
+    const text = seqText(i);
+    const version = suffix === '' ? text : `${text}_${suffix}`;
+    const rows = st.takeMessage(i);
+    st.muted = !live;
+    if (live && !st.shown) {
+      st.shown = true;
+      // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
+      if ((f & BOOK_FLAG.SNAPSHOT) === 0 && tb.state === 'synced') publish(tb.batch(tb.version ?? version, true, evMs[i]!, recvMs(i), tb.whole()));
+    }
+    if (st.gapped) {
+      st.gapped = false;
+      stats.recordedGaps += 1;
+      tb.invalidate();
+    }
+    if ((f & BOOK_FLAG.REST) !== 0) tb.applySnapshot(undefined, evMs[i]!, recvMs(i), rows);
+    else if ((f & BOOK_FLAG.SNAPSHOT) !== 0) tb.applySnapshot(version, evMs[i]!, recvMs(i), rows);
+    else tb.applyDiff(version, evMs[i]!, recvMs(i), rows);
+  };
+  return {
+    n, us, sub,
+    emit(from, to, live) {
+      let levels = 0;
+      for (let i = from; i < to; i++) {
+        if (side[i] !== SIDE.NONE) {
+          levels += 1;
+          if (Number.isNaN(price[i]!) || Number.isNaN(qty[i]!)) {
+            throw new ParseError('book_deltas', `row ${i} of a row group: price or qty beyond 2^53 ticks or lots cannot be batched; replay it as levels`);
+          }
+        }
+        const f = flags[i]!;
+        if ((f & BOOK_FLAG.GAP) !== 0) st.gapped = true;
+        if ((f & BOOK_FLAG.LAST) !== 0) message(i, live);
+      }
+      stats.levels += levels;
+    },
+  };
+}
+
 function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: ReplayStats, klines: KlineTracker, at: RowTimes) {
   const symbol = st.inst.symbol;
   const publish = (ev: BusEvent): void => {
     stats.events += 1;
     o.sink(ev, at.localUs, at.exchangeUs);
   };
-  return (cols: Readonly<Record<string, ArrayLike<unknown>>>, meta: Readonly<Record<string, string>>): Group => {
-    const { us, sub } = nsMicros(cols['ts_local']!);
+  return (cols: ColumnSet, meta: Readonly<Record<string, string>>): Group => {
+    const { us, sub } = cols.micros('ts_local');
     const n = us.length;
-    const evUs = nsMicros(cols['ts_event']!).us;
+    const evUs = cols.micros('ts_event').us;
     const evMs = new Float64Array(n);
     for (let i = 0; i < n; i++) evMs[i] = Math.floor(evUs[i]! / 1000);
     const recvMs = (i: number): number => {
@@ -334,17 +450,18 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
     };
     switch (table) {
       case 'book_deltas': {
-        const side = int32s(cols['side']!);
-        const flags = int32s(cols['flags']!);
-        const price = int64Numbers(cols['price']!);
-        const qty = int64Numbers(cols['qty']!);
-        const seqRaw = cols['sequence']!;
-        const seq = int64Numbers(seqRaw);
+        const side = cols.int32s('side');
+        const flags = cols.int32s('flags');
+        const price = cols.numbers('price');
+        const qty = cols.numbers('qty');
+        const seq = cols.numbers('sequence');
         const suffix = meta[VERSION_SUFFIX_KEY] ?? '';
+        const tb = st.tickBook;
+        if (tb) return batchGroup(tb, st, { n, us, sub, evMs, side, flags, price, qty, seq, suffix }, (i) => idText(seq, cols, 'sequence', i), stats, publish, recvMs);
         const ticks = st.ticks;
         const message = (i: number, live: boolean): void => {
           const f = flags[i]!;
-          const seqText = idText(seq, seqRaw, i);
+          const seqText = idText(seq, cols, 'sequence', i);
           const version = suffix === '' ? seqText : `${seqText}_${suffix}`;
           const bids = st.bids;
           const asks = st.asks;
@@ -399,29 +516,28 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         };
       }
       case 'trades': {
-        const price = int64Numbers(cols['price']!);
-        const qty = int64Numbers(cols['qty']!);
-        const aggr = int32s(cols['aggressor']!);
-        const idRaw = cols['trade_id']!;
-        const id = int64Numbers(idRaw);
+        const price = cols.numbers('price');
+        const qty = cols.numbers('qty');
+        const aggr = cols.int32s('aggressor');
+        const id = cols.numbers('trade_id');
         return {
           n, us, sub,
           emit: rowByRow((i, live) => {
             if (!live) return;
             stats.trades += 1;
             publish(tradeEvent({
-              symbol, tradeId: idText(id, idRaw, i), price: st.price.format(price[i]!), qty: st.qty.format(qty[i]!),
+              symbol, tradeId: idText(id, cols, 'trade_id', i), price: st.price.format(price[i]!), qty: st.qty.format(qty[i]!),
               takerSide: aggr[i] === AGGRESSOR.BUY ? 'BUY' : 'SELL', ts: evMs[i]!, recvTs: recvMs(i),
             }));
           }),
         };
       }
       case 'klines': {
-        const interval = strings(cols['interval']!) as readonly KlineInterval[];
-        const openMs = nsMillis(cols['open_time']!);
-        const [op, hi, lo, cl] = (['open', 'high', 'low', 'close'] as const).map((k) => int64Numbers(cols[k]!));
-        const vol = int64Numbers(cols['volume']!);
-        const flags = int32s(cols['flags']!);
+        const interval = cols.strings('interval') as readonly KlineInterval[];
+        const openMs = cols.millis('open_time');
+        const [op, hi, lo, cl] = (['open', 'high', 'low', 'close'] as const).map((k) => cols.numbers(k));
+        const vol = cols.numbers('volume');
+        const flags = cols.int32s('flags');
         return {
           n, us, sub,
           emit: rowByRow((i, live) => {
@@ -436,9 +552,9 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         };
       }
       case 'tickers': {
-        const [last, op, hi, lo] = (['last', 'open', 'high', 'low'] as const).map((k) => int64Numbers(cols[k]!));
-        const vol = int64Numbers(cols['volume']!);
-        const qv = strings(cols['quote_volume']!);
+        const [last, op, hi, lo] = (['last', 'open', 'high', 'low'] as const).map((k) => cols.numbers(k));
+        const vol = cols.numbers('volume');
+        const qv = cols.strings('quote_volume');
         return {
           n, us, sub,
           emit: rowByRow((i, live) => {
@@ -451,8 +567,8 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         };
       }
       case 'index': {
-        const ix = strings(cols['index']!);
-        const edp = strings(cols['edp']!);
+        const ix = cols.strings('index');
+        const edp = cols.strings('edp');
         return {
           n, us, sub,
           emit: rowByRow((i, live) => {
@@ -461,9 +577,9 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
         };
       }
       case 'funding': {
-        const rate = strings(cols['rate']!);
-        const start = nsMillis(cols['interval_start']!);
-        const end = nsMillis(cols['interval_end']!);
+        const rate = cols.strings('rate');
+        const start = cols.millis('interval_start');
+        const end = cols.millis('interval_end');
         return {
           n, us, sub,
           emit: rowByRow((i, live) => {

@@ -14,11 +14,11 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, Decimal } from '../core/fixed.ts';
+import { compareDecimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { AccountKind, Gateway, Instrument, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
+import type { AccountKind, Gateway, Instrument, OrderFill, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
 import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
 import { ExecutorBudget, type Cost } from './budget.ts';
 import {
@@ -118,7 +118,7 @@ function requestOf(o: PlaceIntent): OrderRequest {
 /** Returns the OrderReport carried by a bus order event. */
 export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
   const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
-  const avg = filled ? new Decimal(ev.cumQuote).div(ev.executedQty).toFixed() : '0';
+  const avg = filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
   return {
     account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,
     type: ev.type, price: ev.price, origQty: ev.origQty, executedQty: ev.executedQty, avgPrice: avg, time: ev.ts,
@@ -163,19 +163,23 @@ export class OrderExecutor {
   private readonly maxInFlight: number;
   private readonly log: Logger;
   private idleWaiters: (() => void)[] = [];
+  /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
+  private readonly delivered: OrderFill[] = [];
   private stopped = false;
 
   constructor(private readonly o: ExecutorOptions) {
     this.store = new OrderStore(o.clock, o.history);
     this.feed = new OrderFeed(o.clock, o.instruments, o.history);
     this.books = new StrategyBooks(o.instruments, o.portfolio);
-    // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of.
+    // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of;
+    // the executor's own readers (tallies, logs) hear of it once the strategies have (afterDelivery).
     this.feed.on({
       fill: (fill) => {
         this.books.apply(fill);
-        this.store.emit({ type: 'fill', fill });
+        this.delivered.push(fill);
       },
-    });    this.budget = o.budget ?? new ExecutorBudget();
+    });
+    this.budget = o.budget ?? new ExecutorBudget();
     this.settle = { windowMs: 5_000, checks: 3, everyMs: 1_000, ...o.settle };
     this.maxInFlight = o.maxInFlight ?? 1;
     this.log = o.logger ?? silentLogger();
@@ -185,7 +189,11 @@ export class OrderExecutor {
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
       read: (label, weight, fn) => this.read(label, weight, fn),
-      tradeFill: (fill) => this.feed.tradeFill(fill),
+      tradeFill: (fill) => {
+        const apply = this.feed.tradeFill(fill);
+        this.afterDelivery();
+        return apply;
+      },
     });
     this.store.on((ev) => {
       if (ev.type !== 'order') return;
@@ -592,8 +600,17 @@ export class OrderExecutor {
     const next = this.onReport(reportOfEvent(ev), 'stream', false);
     if (next === undefined) return;
     const fill = this.feed.streamFill(next, ev);
+    // The fill has reached the strategies by now; the bookkeeping below is off their path.
+    this.afterDelivery();
     if (fill !== undefined) this.o.portfolio.applyFills([fill]);
     this.checkFills(next);
+  }
+
+  /** Once strategies have their fills: the books fold them, and the executor's readers hear of them. */
+  private afterDelivery(): void {
+    this.books.settle();
+    if (this.delivered.length === 0) return;
+    for (const fill of this.delivered.splice(0)) this.store.emit({ type: 'fill', fill });
   }
 
   /** Applies a venue report to the order it names; more filled than the fills counted asks myTrades for the rest. */

@@ -16,7 +16,10 @@
  * `history.maxAgeMs` ms.
  */
 import type { Clock } from '../core/clock.ts';
-import { compareDecimal, Decimal } from '../core/fixed.ts';
+import { Fifo } from '../core/fifo.ts';
+import {
+  addScaled, compareDecimal, compareScaled, Decimal, divideRounded, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
+} from '../core/fixed.ts';
 import {
   isFinalStatus, type FillReport, type Instrument, type OrderFill, type OrderOutcome, type OrderUpdateEvent, type OrderView, type OrderViewStatus,
 } from '../model/index.ts';
@@ -42,12 +45,12 @@ export interface FeedListener {
 interface Entry {
   local: LocalOrder;
   cover: Cover;
-  filled: Decimal;
-  cumQuote: Decimal;
-  fees: Map<string, Decimal>;
+  filled: Scaled;
+  cumQuote: Scaled;
+  fees: Map<string, Scaled>;
   /** Trade ids counted, and the sum of this order's myTrades quantities seen so far (its next trade's range starts there). */
   readonly tradeIds: Set<string>;
-  tradesCum: Decimal;
+  tradesCum: Scaled;
   /** Trade ids the portfolio got from the stream already. */
   readonly streamed: Set<string>;
   view: OrderView | undefined;
@@ -61,6 +64,8 @@ export class OrderFeed {
   private readonly live = new Map<string, Entry>();
   private readonly byStrategy = new Map<string, Set<string>>();
   private readonly finished = new Map<string, Entry>();
+  /** Finished ids, oldest first (an order finishes once). */
+  private readonly finishOrder = new Fifo<string>();
   private readonly byVenueId = new Map<string, string>();
   private readonly listeners = new Set<FeedListener>();
   private readonly history: OrderHistoryOptions;
@@ -108,7 +113,7 @@ export class OrderFeed {
     if (e === undefined) {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
-        local, cover: [], filled: new Decimal(0), cumQuote: new Decimal(0), fees: new Map(), tradeIds: new Set(), tradesCum: new Decimal(0),
+        local, cover: [], filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeIds: new Set(), tradesCum: SCALED_ZERO,
         streamed: new Set(), view: undefined, finishedAt: undefined,
       };
       this.live.set(local.clientOrderId, e);
@@ -116,8 +121,9 @@ export class OrderFeed {
       if (ids === undefined) this.byStrategy.set(local.strategyId, (ids = new Set()));
       ids.add(local.clientOrderId);
     }
+    // The venue id is indexed when it first shows (an order keeps it); a new entry's `local` is this one, so it is indexed here too.
+    if (local.orderId !== undefined && (local.orderId !== e.local.orderId || e.local === local)) this.byVenueId.set(local.orderId, local.clientOrderId);
     e.local = local;
-    if (local.orderId !== undefined) this.byVenueId.set(local.orderId, local.clientOrderId);
     this.publish(e, undefined);
   }
 
@@ -129,13 +135,11 @@ export class OrderFeed {
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
     const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
     if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
-    const hi = new Decimal(r.executedQty);
-    const lo = hi.minus(r.lastQty);
+    const hi = scaled(r.executedQty, 'executedQty');
+    const lo = subScaled(hi, scaled(r.lastQty, 'lastQty'));
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
     if (e.tradeIds.has(tradeId)) return undefined;
-    const fill = this.count(e, {
-      tradeId, price: r.lastPrice, fee: r.fee, feeAsset: r.feeAsset ?? '', maker: r.maker, time: r.ts, orderId: r.orderId, source: 'stream',
-    }, lo, hi);
+    const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', lo, hi);
     if (fill === undefined || r.tradeId === undefined) return undefined;
     e.streamed.add(r.tradeId);
     return this.fillReport(e.local, fill);
@@ -151,32 +155,43 @@ export class OrderFeed {
     const e = id === undefined ? undefined : this.live.get(id) ?? this.finished.get(id);
     if (e === undefined) return true;
     const lo = e.tradesCum;
-    const hi = lo.plus(f.qty);
+    const hi = addScaled(lo, scaled(f.qty, 'qty'));
     e.tradesCum = hi;
     if (e.streamed.has(f.tradeId)) return false;
     if (!e.tradeIds.has(f.tradeId)) {
-      this.count(e, { tradeId: f.tradeId, price: f.price, fee: f.fee, feeAsset: f.feeAsset, maker: f.maker, time: f.time, orderId: f.orderId, source: 'reconciliation' }, lo, hi);
+      this.count(e, f.tradeId, f.orderId, f.price, scaledText(subScaled(hi, lo)), f.fee, f.feeAsset, f.maker, f.time, 'reconciliation', lo, hi);
     }
     return true;
   }
 
-  private count(e: Entry, f: Omit<OrderFill, 'clientOrderId' | 'strategyId' | 'account' | 'symbol' | 'side' | 'qty'>, lo: Decimal, hi: Decimal): OrderFill | undefined {
-    e.tradeIds.add(f.tradeId);
+  /** Counts the part of the fill (lo, hi] of `e` not counted before (`qtyText`: hi − lo as the venue wrote it) and delivers it. */
+  private count(
+    e: Entry, tradeId: string, orderId: string, price: string, qtyText: string, feeText: string, feeAsset: string, maker: boolean | undefined, time: number,
+    source: OrderFill['source'], lo: Scaled, hi: Scaled,
+  ): OrderFill | undefined {
+    e.tradeIds.add(tradeId);
     const qty = uncoveredQty(e.cover, lo, hi);
     e.cover = addCover(e.cover, lo, hi);
-    if (qty.lte(0)) return undefined;
+    if (qty.units <= 0n) return undefined;
     // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
-    const whole = hi.minus(lo);
-    const fee = qty.eq(whole) ? f.fee : new Decimal(f.fee).mul(qty).div(whole).toFixed();
+    const whole = compareScaled(qty, subScaled(hi, lo)) === 0;
+    const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(subScaled(hi, lo))).toFixed();
     const o = e.local;
     const fill: OrderFill = {
-      ...f, fee, qty: qty.toFixed(), clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side,
+      tradeId, orderId, clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, price,
+      qty: whole ? qtyText : scaledText(qty), fee, feeAsset, maker, time, source,
     };
-    e.filled = e.filled.plus(qty);
-    e.cumQuote = e.cumQuote.plus(qty.mul(f.price));
-    if (f.feeAsset !== '' && compareDecimal(fee, '0') !== 0) e.fees.set(f.feeAsset, (e.fees.get(f.feeAsset) ?? new Decimal(0)).plus(fee));
-    this.publish(e, fill);
+    e.filled = addScaled(e.filled, qty);
+    this.publish(e, fill, qty);
     return fill;
+  }
+
+  /** Adds a delivered fill to the order's quote and fee sums (only views read them, and the view it changes is made after the delivery). */
+  private sum(e: Entry, f: OrderFill, qty: Scaled): void {
+    e.cumQuote = addScaled(e.cumQuote, mulScaled(qty, scaled(f.price, 'price')));
+    if (f.feeAsset === '') return;
+    const paid = scaled(f.fee, 'fee');
+    if (paid.units !== 0n) e.fees.set(f.feeAsset, addScaled(e.fees.get(f.feeAsset) ?? SCALED_ZERO, paid));
   }
 
   private fillReport(o: LocalOrder, f: OrderFill): FillReport {
@@ -189,17 +204,19 @@ export class OrderFeed {
   /** Returns the status to show now, or undefined while nothing is to be shown. */
   private statusOf(e: Entry): OrderViewStatus | undefined {
     const o = e.local;
-    const working: OrderViewStatus | undefined = e.filled.gt(0) ? 'PARTIALLY_FILLED' : o.outcome === 'placed' ? 'NEW' : undefined;
+    const working: OrderViewStatus | undefined = e.filled.units > 0n ? 'PARTIALLY_FILLED' : o.outcome === 'placed' ? 'NEW' : undefined;
     if (!isTerminal(o.phase)) return working;
-    if (o.phase === 'REJECTED') return e.view === undefined || e.filled.isZero() ? 'REJECTED' : working;
+    if (o.phase === 'REJECTED') return e.view === undefined || e.filled.units === 0n ? 'REJECTED' : working;
     // FILLED or CANCELED: only once the fills behind the venue's executed quantity were delivered.
-    return e.filled.gte(o.executedQty) ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
+    return compareScaled(e.filled, scaled(o.executedQty, 'executedQty')) >= 0 ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
   }
 
-  private publish(e: Entry, fill: OrderFill | undefined): void {
+  /** Shows what changed: NEW first when it was never shown, then the fill (`qty` counted of it), then the order's change. */
+  private publish(e: Entry, fill: OrderFill | undefined, qty?: Scaled): void {
     const status = this.statusOf(e);
     if (status === undefined) {
-      if (fill !== undefined) this.tell((l) => l.fill?.(fill));
+      if (fill !== undefined) this.tellFill(fill);
+      if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
       return;
     }
     const prev = e.view;
@@ -207,21 +224,22 @@ export class OrderFeed {
     if (prev === undefined && status !== 'NEW' && status !== 'REJECTED' && e.local.outcome !== 'not-placed') {
       this.emit(e, this.viewOf(e, undefined, 'NEW', true));
     }
-    if (fill !== undefined) this.tell((l) => l.fill?.(fill));
+    if (fill !== undefined) this.tellFill(fill);
+    if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
     const before = e.view;
-    const moved = before === undefined || RANK[status] > RANK[before.status] || !new Decimal(before.executedQty).eq(e.filled);
+    const moved = before === undefined || RANK[status] > RANK[before.status] || before.executedQty !== scaledText(e.filled);
     if (!moved || (before !== undefined && isFinalStatus(before.status))) return;
     this.emit(e, this.viewOf(e, fill, status));
   }
 
   private emit(e: Entry, v: OrderView): void {
     e.view = v;
-    this.tell((l) => l.order?.(v));
+    for (const l of this.listeners) l.order?.(v);
     if (isFinalStatus(v.status)) this.finish(e);
   }
 
-  private tell(fn: (l: FeedListener) => void): void {
-    for (const l of this.listeners) fn(l);
+  private tellFill(f: OrderFill): void {
+    for (const l of this.listeners) l.fill?.(f);
   }
 
   private finish(e: Entry): void {
@@ -230,13 +248,17 @@ export class OrderFeed {
     this.byStrategy.get(e.local.strategyId)?.delete(id);
     e.finishedAt = this.clock.now();
     this.finished.set(id, e);
+    this.finishOrder.push(id);
     this.expire();
   }
 
   private expire(): void {
     const oldest = this.clock.now() - this.history.maxAgeMs;
-    for (const [id, e] of this.finished) {
-      if (this.finished.size <= this.history.maxOrders && (e.finishedAt ?? 0) >= oldest) break;
+    for (let id = this.finishOrder.peek(); id !== undefined; id = this.finishOrder.peek()) {
+      const e = this.finished.get(id);
+      if (e !== undefined && this.finished.size <= this.history.maxOrders && (e.finishedAt ?? 0) >= oldest) break;
+      this.finishOrder.shift();
+      if (e === undefined) continue;
       this.finished.delete(id);
       if (e.local.orderId !== undefined && this.byVenueId.get(e.local.orderId) === id) this.byVenueId.delete(e.local.orderId);
     }
@@ -246,14 +268,14 @@ export class OrderFeed {
     const o = e.local;
     const inst = this.instruments.get(o.symbol);
     const shown = status ?? this.statusOf(e) ?? 'NEW';
-    const filled = empty ? new Decimal(0) : e.filled;
-    const avg = filled.isZero() ? '0' : e.cumQuote.div(filled).toDecimalPlaces(inst?.pricePrecision ?? 8, Decimal.ROUND_HALF_UP).toFixed();
+    const filled = empty ? SCALED_ZERO : e.filled;
+    const avg = filled.units === 0n ? '0' : divideRounded(e.cumQuote, filled, inst?.pricePrecision ?? 8);
     const outcome: OrderOutcome = o.outcome ?? (o.phase === 'PENDING_NEW' ? 'pending' : 'placed');
     return {
       clientOrderId: o.clientOrderId, orderId: o.orderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type,
-      price: o.price, origQty: o.origQty, status: shown, cancelPending: o.cancelPending && !isTerminal(o.phase), executedQty: filled.toFixed(),
-      cumQuote: empty ? '0' : e.cumQuote.toFixed(), avgPrice: avg,
-      fees: empty ? {} : Object.fromEntries([...e.fees].map(([a, v]) => [a, v.toFixed()])),
+      price: o.price, origQty: o.origQty, status: shown, cancelPending: o.cancelPending && !isTerminal(o.phase), executedQty: scaledText(filled),
+      cumQuote: empty ? '0' : scaledText(e.cumQuote), avgPrice: avg,
+      fees: empty ? {} : Object.fromEntries([...e.fees].map(([a, v]) => [a, scaledText(v)])),
       outcome, reason: o.reason, lastFill: fill, ts: this.clock.now(),
     };
   }

@@ -6,6 +6,7 @@
  * neither a submit nor memory grows with the orders a long run has finished.
  */
 import type { Clock } from '../core/clock.ts';
+import { Fifo } from '../core/fifo.ts';
 import type { OrderFill } from '../model/index.ts';
 import type { OrderHistoryOptions } from './order-feed.ts';
 import { isTerminal, statusOf, type LocalOrder, type LocalOrderStatus } from './order-state.ts';
@@ -30,6 +31,8 @@ export type ChangeSource = 'stream' | 'rest' | 'local';
 export class OrderStore {
   private readonly live = new Map<string, LocalOrder>();
   private readonly finished = new Map<string, { order: LocalOrder; at: number }>();
+  /** Finished ids, oldest first (an order finishes once). */
+  private readonly finishOrder = new Fifo<string>();
   private readonly byOrderId = new Map<string, string>();
   private readonly byStrategy = new Map<string, Set<string>>();
   /** Working orders per symbol and strategy. */
@@ -93,6 +96,7 @@ export class OrderStore {
         this.live.delete(id);
         this.byStrategy.get(next.strategyId)?.delete(id);
         this.finished.set(id, { order: next, at: this.clock.now() });
+        this.finishOrder.push(id);
         this.expire();
       } else {
         this.live.set(id, next);
@@ -105,7 +109,7 @@ export class OrderStore {
       const f = this.finished.get(id);
       if (f !== undefined) f.order = next;
     }
-    if (next.orderId !== undefined) this.byOrderId.set(next.orderId, id);
+    if (next.orderId !== undefined && next.orderId !== prev?.orderId) this.byOrderId.set(next.orderId, id);
     const from = prev === undefined ? undefined : statusOf(prev);
     if (prev !== undefined && from === statusOf(next) && prev.executedQty === next.executedQty && prev.orderId === next.orderId) return;
     this.emit({ type: 'order', order: next, from });
@@ -140,8 +144,11 @@ export class OrderStore {
 
   private expire(): void {
     const oldest = this.clock.now() - this.history.maxAgeMs;
-    for (const [id, f] of this.finished) {
-      if (this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
+    for (let id = this.finishOrder.peek(); id !== undefined; id = this.finishOrder.peek()) {
+      const f = this.finished.get(id);
+      if (f !== undefined && this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
+      this.finishOrder.shift();
+      if (f === undefined) continue;
       this.finished.delete(id);
       if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === id) this.byOrderId.delete(f.order.orderId);
     }

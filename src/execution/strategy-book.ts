@@ -8,7 +8,7 @@
  * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
  * other assets at the current price of a pair that links them.
  */
-import { Decimal } from '../core/fixed.ts';
+import { addScaled, Decimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
 import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
 import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
 import { sidePnl } from './portfolio/pnl.ts';
@@ -20,13 +20,17 @@ export interface PriceSource {
 
 interface Book {
   state: AccountState;
-  readonly fees: Map<string, Decimal>;
+  /** Fills delivered and not folded yet, in delivery order (folded on the next read, or by settle() after the delivery). */
+  readonly pending: OrderFill[];
+  readonly fees: Map<string, Scaled>;
   /** Spot fees paid in the base asset, by symbol. */
-  readonly baseFees: Map<string, Decimal>;
+  readonly baseFees: Map<string, Scaled>;
   fills: number;
 }
 
 const SPOT_PNL_DECIMALS = 8;
+/** Most fills a book notes before it folds them without waiting for settle() or a read. */
+const MAX_PENDING = 256;
 
 /** Returns the asset a symbol's PnL is counted in. */
 export function pnlAsset(inst: Instrument): string {
@@ -43,22 +47,40 @@ export class StrategyBooks {
 
   constructor(private readonly instruments: ReadonlyMap<string, Instrument>, private readonly prices: PriceSource) {}
 
-  /** Counts one of a strategy's fills (the feed delivers each once). */
+  /**
+   * Counts one of a strategy's fills (the feed delivers each once). The fill is only noted here, on the
+   * way to the strategy's onFill; the exact fold runs after the delivery (settle) or at the first read,
+   * whichever comes first, so whatever reads the book sees every fill delivered before.
+   */
   apply(f: OrderFill): void {
-    const inst = this.instruments.get(f.symbol);
-    if (inst === undefined) return;
+    if (!this.instruments.has(f.symbol)) return;
     let b = this.books.get(f.strategyId);
-    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, fees: new Map(), baseFees: new Map(), fills: 0 }));
-    const report: FillReport = {
-      account: f.account, symbol: f.symbol, tradeId: f.tradeId, orderId: f.orderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee,
-      feeAsset: f.feeAsset, maker: f.maker, time: f.time,
-    };
-    b.state = foldFills(b.state, [report], this.instruments).state;
-    // A spot fee paid in the base asset leaves less held; the fold charged its value to realized PnL at the fill price and
-    // keeps the average over the quantities traded, so the average does not depend on the order fills arrived in.
-    if (inst.kind === 'spot' && f.feeAsset === inst.baseAsset) b.baseFees.set(f.symbol, (b.baseFees.get(f.symbol) ?? new Decimal(0)).plus(f.fee));
-    b.fees.set(f.symbol, (b.fees.get(f.symbol) ?? new Decimal(0)).plus(feeValue(f, inst)));
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, pending: [], fees: new Map(), baseFees: new Map(), fills: 0 }));
+    b.pending.push(f);
     b.fills += 1;
+    // Bounded even when nothing settles or reads (a fill adopted by reconciliation outside the stream path).
+    if (b.pending.length >= MAX_PENDING) this.fold(b);
+  }
+
+  /** Folds every fill noted and not folded yet (the executor calls it once the fill was delivered). */
+  settle(): void {
+    for (const b of this.books.values()) if (b.pending.length > 0) this.fold(b);
+  }
+
+  private fold(b: Book): void {
+    for (const f of b.pending) {
+      const inst = this.instruments.get(f.symbol)!;
+      const report: FillReport = {
+        account: f.account, symbol: f.symbol, tradeId: f.tradeId, orderId: f.orderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee,
+        feeAsset: f.feeAsset, maker: f.maker, time: f.time,
+      };
+      b.state = foldFills(b.state, [report], this.instruments).state;
+      // A spot fee paid in the base asset leaves less held; the fold charged its value to realized PnL at the fill price and
+      // keeps the average over the quantities traded, so the average does not depend on the order fills arrived in.
+      if (inst.kind === 'spot' && f.feeAsset === inst.baseAsset) b.baseFees.set(f.symbol, addScaled(b.baseFees.get(f.symbol) ?? SCALED_ZERO, scaled(f.fee, 'fee')));
+      b.fees.set(f.symbol, addScaled(b.fees.get(f.symbol) ?? SCALED_ZERO, feeValue(f, inst)));
+    }
+    b.pending.length = 0;
   }
 
   /** Returns a strategy's book of one symbol (flat and zero when it has no fills there). */
@@ -66,6 +88,7 @@ export class StrategyBooks {
     const inst = this.instruments.get(symbol);
     if (inst === undefined) throw new RangeError(`unknown symbol ${symbol}`);
     const b = this.books.get(strategyId);
+    if (b !== undefined && b.pending.length > 0) this.fold(b);
     const s = b?.state ?? EMPTY_ACCOUNT;
     const dp = pnlDecimals(inst);
     const sides: BookSide[] = [];
@@ -81,7 +104,7 @@ export class StrategyBooks {
     };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = new Decimal(inv?.qty ?? '0').minus(b?.baseFees.get(symbol) ?? 0);
+      const q = new Decimal(inv?.qty ?? '0').minus(scaledDecimal(b?.baseFees.get(symbol) ?? SCALED_ZERO));
       if (inv !== undefined) addSide(q.isNegative() ? 'SHORT' : 'LONG', q.abs(), inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {
@@ -89,7 +112,7 @@ export class StrategyBooks {
         if (p !== undefined) addSide(side, new Decimal(p.qty), p.avgPrice);
       }
     }
-    const fees = b?.fees.get(symbol) ?? new Decimal(0);
+    const fees = scaledDecimal(b?.fees.get(symbol) ?? SCALED_ZERO);
     const realized = new Decimal(s.realized[symbol] ?? '0');
     const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
     const u = unrealized as Decimal | undefined;
@@ -150,11 +173,11 @@ export class StrategyBooks {
 }
 
 /** Returns a fill's fee valued in its symbol's PnL asset (a fee in the base asset at the fill price; another asset counts 0 here). */
-function feeValue(f: OrderFill, inst: Instrument): Decimal {
-  const fee = new Decimal(f.fee);
-  if (fee.isZero()) return fee;
+function feeValue(f: OrderFill, inst: Instrument): Scaled {
+  const fee = scaled(f.fee, 'fee');
+  if (fee.units === 0n) return fee;
   if (inst.kind !== 'spot') return fee;
   if (f.feeAsset === inst.quoteAsset) return fee;
-  if (f.feeAsset === inst.baseAsset) return fee.mul(f.price);
-  return new Decimal(0);
+  if (f.feeAsset === inst.baseAsset) return mulScaled(fee, scaled(f.price, 'price'));
+  return SCALED_ZERO;
 }

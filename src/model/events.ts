@@ -56,6 +56,27 @@ export interface DepthUpdateEvent extends DepthFields {
   readonly kind: 'depthUpdate';
 }
 
+/**
+ * One book message's level changes as typed arrays: what a replay of recorded data publishes instead of
+ * depthSnapshot/depthUpdate when asked for batches (no live client sends it). Row i sets the level at
+ * `price[i]` ticks on `side[i]` (1 bid, 2 ask; 0 a row that changed no level) to `qty[i]` lots, 0 removing it.
+ * With `snapshot` the rows are the whole book, replacing every level. Ticks and lots are exact integers
+ * (below 2^53) of the instrument's `tick` and `lot`: the decimal price is price[i] × tick. The arrays are
+ * the receiver's to read and keep, never to write (they may be views into the replay's decoded columns).
+ */
+export interface DepthBatchEvent extends Timed {
+  readonly kind: 'depthBatch';
+  readonly symbol: string;
+  /** The book version after the message, as in depthUpdate. */
+  readonly version: string;
+  readonly snapshot: boolean;
+  readonly tick: string;
+  readonly lot: string;
+  readonly side: Int32Array;
+  readonly price: Float64Array;
+  readonly qty: Float64Array;
+}
+
 /** One public trade. */
 export interface TradeEvent extends Timed {
   readonly kind: 'trade';
@@ -183,6 +204,7 @@ export interface ReconnectedEvent extends Timed {
 export type BusEvent =
   | DepthSnapshotEvent
   | DepthUpdateEvent
+  | DepthBatchEvent
   | TradeEvent
   | KlineEvent
   | TickerEvent
@@ -205,7 +227,7 @@ export type SymbolEventKind = Extract<BusEvent, { readonly symbol: string }>['ki
 
 /** Every kind, in a fixed order (for tables keyed by kind). */
 export const EVENT_KINDS: readonly EventKind[] = [
-  'depthSnapshot', 'depthUpdate', 'trade', 'kline', 'ticker', 'index', 'funding',
+  'depthSnapshot', 'depthUpdate', 'depthBatch', 'trade', 'kline', 'ticker', 'index', 'funding',
   'order', 'position', 'balance', 'connection', 'reconnected',
 ];
 
@@ -220,6 +242,14 @@ export function depthSnapshotEvent(f: EventInit<DepthSnapshotEvent>): DepthSnaps
 /** Returns a depth update (diff) event. */
 export function depthUpdateEvent(f: EventInit<DepthUpdateEvent>): DepthUpdateEvent {
   return { kind: 'depthUpdate', symbol: f.symbol, version: f.version, bids: f.bids, asks: f.asks, ts: f.ts, recvTs: f.recvTs };
+}
+
+/** Returns a depth batch event. */
+export function depthBatchEvent(f: EventInit<DepthBatchEvent>): DepthBatchEvent {
+  return {
+    kind: 'depthBatch', symbol: f.symbol, version: f.version, snapshot: f.snapshot, tick: f.tick, lot: f.lot,
+    side: f.side, price: f.price, qty: f.qty, ts: f.ts, recvTs: f.recvTs,
+  };
 }
 
 /** Returns a public trade event. */
@@ -299,6 +329,7 @@ export function symbolOf(ev: BusEvent): string | undefined {
   switch (ev.kind) {
     case 'depthSnapshot':
     case 'depthUpdate':
+    case 'depthBatch':
     case 'trade':
     case 'kline':
     case 'ticker':

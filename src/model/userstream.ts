@@ -164,8 +164,11 @@ export function parseAccountUpdate(raw: unknown, path = 'event'): AccountUpdate 
   };
 }
 
-function reportFields(o: WireObject, path: string): ReportFields {
+/** Returns an order report's fields with its kind and side, in one object (a report is read on every fill: no second copy). */
+function reportFields<K extends string, S extends string>(o: WireObject, path: string, kind: K, side: S): ReportFields & { readonly kind: K; readonly side: S } {
   return {
+    kind,
+    side,
     eventTime: reqTime(o, 'E', path),
     symbol: reqString(o, 's', path),
     clientOrderId: reqId(o, 'c', path),
@@ -196,7 +199,7 @@ function reportFields(o: WireObject, path: string): ReportFields {
 /** Returns an executionReport (spot order update). */
 export function parseExecutionReport(raw: unknown, path = 'event'): ExecutionReport {
   const o = asObject(raw, path);
-  return { kind: 'execution', ...reportFields(o, path), side: reqEnum(o, 'S', path, SPOT_SIDES) };
+  return reportFields(o, path, 'execution', reqEnum(o, 'S', path, SPOT_SIDES));
 }
 
 const REPORT_SIDES = [...SPOT_SIDES, ...CONTRACT_SIDES] as const;
@@ -205,9 +208,7 @@ const REPORT_SIDES = [...SPOT_SIDES, ...CONTRACT_SIDES] as const;
 export function parseContractExecutionReport(raw: unknown, path = 'event'): ContractExecutionReport {
   const o = asObject(raw, path);
   return {
-    kind: 'contractExecution',
-    ...reportFields(o, path),
-    side: reqEnum(o, 'S', path, REPORT_SIDES),
+    ...reportFields(o, path, 'contractExecution', reqEnum(o, 'S', path, REPORT_SIDES)),
     isClose: optBool(o, 'C', path),
     // A close order may carry no leverage: the simulated venue sends "" for it.
     leverage: optDecimal(o, 'v', path, true),

@@ -84,13 +84,17 @@ function idOf(v: unknown, p: string): string {
 export function reqId(obj: WireObject, key: string, path: string): string {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  // The usual form needs no path: it is only built for an error.
+  if (typeof v === 'string' && v.length > 0) return v;
   return idOf(v, at(path, key));
 }
 
 /** Returns an optional id as a string (undefined when absent or null). */
 export function optId(obj: WireObject, key: string, path: string): string | undefined {
   const v = present(obj, key);
-  return v === undefined ? undefined : idOf(v, at(path, key));
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && v.length > 0) return v;
+  return idOf(v, at(path, key));
 }
 
 const UINT_RE = /^\d+$/;
@@ -112,7 +116,19 @@ function timeOf(v: unknown, p: string): number {
 export function reqTime(obj: WireObject, key: string, path: string): number {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && isShortUint(v)) return Number(v);
   return timeOf(v, at(path, key));
+}
+
+/** Returns true for 1 to 15 digits: a time Number() reads exactly (timeOf judges every other form). */
+function isShortUint(v: string): boolean {
+  if (v.length === 0 || v.length > 15) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** Returns an optional time as a number (undefined when absent or null). */
@@ -153,6 +169,7 @@ export function decimalOf(v: unknown, p: string): string {
 export function reqDecimal(obj: WireObject, key: string, path: string): string {
   const v = present(obj, key);
   if (v === undefined) throw missing(at(path, key));
+  if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
 }
 
@@ -160,6 +177,7 @@ export function reqDecimal(obj: WireObject, key: string, path: string): string {
 export function optDecimal(obj: WireObject, key: string, path: string, emptyIsAbsent = false): string | undefined {
   const v = present(obj, key);
   if (v === undefined || (emptyIsAbsent && v === '')) return undefined;
+  if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
 }
 
@@ -247,6 +265,7 @@ export function levelOf(raw: unknown, path: string): readonly [price: string, qt
   return [decimalOf(arr[0], at(path, 0)), decimalOf(arr[1], at(path, 1))];
 }
 
+const LONG_NUMBER_RE = /(?:^|[:,[])\s*-?\d{16}/;
 const TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /**
@@ -255,6 +274,8 @@ const TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  * JSON.parse would silently round; every response body and stream frame should be read with this.
  */
 export function parseWireJson(text: string): unknown {
+  // A bare number token starts the text or follows ':', '[' or ','; without 16 digits in a row after one, none can pass 2^53 (the usual frame: no rewrite pass).
+  if (!LONG_NUMBER_RE.test(text)) return parseJson(text);
   let changed = false;
   const safe = text.replace(TOKEN_RE, (tok) => {
     if (tok.charCodeAt(0) === 34 /* " */ || tok.length < 16 || /[.eE]/.test(tok)) return tok;
@@ -262,8 +283,12 @@ export function parseWireJson(text: string): unknown {
     changed = true;
     return `"${tok}"`;
   });
+  return parseJson(changed ? safe : text);
+}
+
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(changed ? safe : text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw new ParseError('<body>', `must be JSON: ${(err as Error).message}`, { cause: err });
   }

@@ -82,6 +82,9 @@ const SYMBOL_HANDLERS = { position: 'onPosition' } as const satisfies Partial<Re
 const ACCOUNT_HANDLERS = { balance: 'onBalance', connection: 'onConnection', reconnected: 'onReconnected' } as const satisfies Partial<Record<EventKind, keyof StrategyHandlers>>;
 
 // A host built without a history source (unit tests) answers every history call with this.
+/** What guard returns for a handler that returned nothing. */
+const DONE: Promise<void> = Promise.resolve();
+
 const NO_HISTORY: HistoryApi = {
   klines: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
   trades: () => Promise.reject(new BhError('NO_HISTORY', 'this run has no history source', 'definite')),
@@ -287,13 +290,15 @@ export class StrategyHost {
   }
 
   /** Runs `fn` for `inst`; a throw or a rejection fails the strategy. */
-  private async guard(inst: Instance, fn: () => void | Promise<void>): Promise<void> {
+  private guard(inst: Instance, fn: () => void | Promise<void>): Promise<void> {
     try {
       const r = fn();
-      if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+      // A handler that returns nothing costs no promise: handlers run on every event.
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') return Promise.resolve(r).catch((e: unknown) => this.fail(inst, e));
     } catch (e) {
       this.fail(inst, e);
     }
+    return DONE;
   }
 
   private fail(inst: Instance, err: unknown): void {

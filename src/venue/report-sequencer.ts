@@ -1,4 +1,5 @@
 /** Filters user-stream events as they arrive, holding none back: order reports only move an order forward (or bring a fill not seen before), balances and positions keep the newest `E` per key. */
+import { Fifo } from '../core/fifo.ts';
 import { compareDecimal } from '../core/fixed.ts';
 import type { BalanceUpdateEvent, OrderUpdateEvent, PositionUpdateEvent, ReportOrderStatus } from '../model/events.ts';
 import type { EventSink } from './ws-connection.ts';
@@ -37,8 +38,10 @@ export function statusRank(s: ReportOrderStatus): number {
 interface OrderMark {
   rank: number;
   executedQty: string;
-  /** Cumulative quantities of the fills seen (a report's `z` when it carries a fill). */
-  readonly fills: Set<string>;
+  /** Cumulative quantity of the first fill seen (a report's `z` when it carries a fill). */
+  first: string | undefined;
+  /** Those of the later fills, made at the second fill (most orders fill once). */
+  more: Set<string> | undefined;
 }
 
 /** What the filter counted. */
@@ -56,7 +59,7 @@ const MAX_KEYS = 10_000;
 /** The monotone filter of the user stream. */
 export class ReportSequencer {
   private readonly orders = new Map<string, OrderMark>();
-  private readonly finished: string[] = [];
+  private readonly finished = new Fifo<string>();
   /** Newest E per balance or position key. */
   private readonly newest = new Map<string, number>();
   private released = 0;
@@ -96,14 +99,13 @@ export class ReportSequencer {
     const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
     const mark = this.orders.get(ev.orderId);
     if (mark === undefined) {
-      this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, fills: new Set(fill === undefined ? [] : [fill]) });
+      this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
       this.noteFinished(ev.orderId, rank);
       return true;
     }
     const qty = compareDecimal(ev.executedQty, mark.executedQty);
     const forward = rank > mark.rank || (rank === mark.rank && rank === 1 && qty > 0);
-    const newFill = fill !== undefined && !mark.fills.has(fill);
-    if (fill !== undefined) mark.fills.add(fill);
+    const newFill = fill !== undefined && !seenFill(mark, fill);
     if (!forward && !newFill) {
       if (rank === mark.rank && qty === 0) this.duplicates += 1;
       else this.backwards += 1;
@@ -123,4 +125,15 @@ export class ReportSequencer {
     // Finished orders are remembered for a while so late duplicates are still refused, then forgotten.
     if (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
+}
+
+/** Returns true when `mark` saw the fill ending at cumulative quantity `z` before; notes it otherwise. */
+function seenFill(mark: OrderMark, z: string): boolean {
+  if (mark.first === undefined) {
+    mark.first = z;
+    return false;
+  }
+  if (mark.first === z || mark.more?.has(z) === true) return true;
+  (mark.more ??= new Set()).add(z);
+  return false;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../src/bus/index.ts';
 import {
-  EVENT_KINDS, connectionStateEvent, fundingEvent, indexEvent, klineEvent, reconnectedEvent, symbolOf, tickerEvent, tradeEvent,
+  EVENT_KINDS, connectionStateEvent, depthBatchEvent, fundingEvent, indexEvent, klineEvent, reconnectedEvent, symbolOf, tickerEvent, tradeEvent,
   type BusEvent, type TradeEvent,
 } from '../../src/model/events.ts';
 import {
@@ -12,7 +12,13 @@ import {
 /** One event of every kind, with the published sample values where a sample exists. */
 function oneOfEach(): BusEvent[] {
   return [
-    sampleBook(), sampleDiff(), sampleTrade(0),
+    sampleBook(), sampleDiff(),
+    // The same diff's first bid and ask as a replay's batch (tick 0.01, lot 0.0001).
+    depthBatchEvent({
+      symbol: 'BTCUSDT', version: '115277986_18', snapshot: false, tick: '0.01', lot: '0.0001', side: Int32Array.of(1, 2),
+      price: Float64Array.of(1131678, 1131896), qty: Float64Array.of(780, 41), ts: 1565687625534, recvTs: 1565687625540,
+    }),
+    sampleTrade(0),
     klineEvent({ symbol: 'BTCUSDT', interval: '15m', openTime: 1565595900000, open: '11381.89', high: '11437', low: '11381.89', close: '11436.14', volume: '16.3306', closed: false, ts: 1565595900000, recvTs: 1565595900010 }),
     tickerEvent({ symbol: 'ETHUSDT', last: '212.63', open: '210.23', high: '216.96', low: '206.78', volume: '73013.575', quoteVolume: '15726612.498168', ts: 1565592599015, recvTs: 1565592599020 }),
     indexEvent({ symbol: 'HTUSDT', index: '5.0941', edp: '5.08799333', ts: 1565600000000, recvTs: 1565600000000 }),
@@ -107,7 +113,7 @@ describe('event factories', () => {
 
   it('name the symbol of market and order events, and none for account and connection events', () => {
     expect(oneOfEach().map(symbolOf)).toEqual([
-      'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHUSDT', 'HTUSDT', 'BTC-PERP-REV', 'ETHBTC', 'BTC-SWAP-USDT',
+      'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHUSDT', 'HTUSDT', 'BTC-PERP-REV', 'ETHBTC', 'BTC-SWAP-USDT',
       undefined, undefined, undefined,
     ]);
   });

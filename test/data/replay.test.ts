@@ -1,12 +1,16 @@
 // Replay merges tables and symbols in local-time order with a fixed tie order, honours a time range, and reads files a row group at a time.
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parquetReadObjects, parquetSchema } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert } from '../../src/data/convert.ts';
 import { readCatalog } from '../../src/data/catalog.ts';
 import { TableFileReader } from '../../src/data/parquet.ts';
 import { replay } from '../../src/data/replay.ts';
+import { StepFormatter } from '../../src/data/instruments.ts';
+import { SIDE } from '../../src/data/tables.ts';
 import type { BusEvent } from '../../src/model/events.ts';
+import type { Level } from '../../src/model/market.ts';
 import { collect, CM_RAW, sampleMapping, SPOT_RAW, tempDir } from './helpers.ts';
 
 let dir = '';
@@ -80,4 +84,36 @@ describe('replay of a catalog', () => {
     const big = index.files.find((f) => f.table === 'book_deltas' && f.symbol === 'BTCUSD-PERP')!;
     expect((await TableFileReader.open(join(dir, big.path))).groupRows().length).toBeGreaterThan(1);
   });
+
+  it('in batch mode carries exactly the level changes, versions and times of the depth events, under the same book rules', async () => {
+    const trades = all.filter((e) => e.kind === 'trade');
+    const from = BigInt(trades[Math.floor(trades.length / 3)]!.recvTs) * 1_000_000n;
+    // A fresh catalog (pages decoded by pages.ts), part of it (a warmed-up book), and the committed one (written with dictionaries, read by hyparquet).
+    for (const o of [{ catalog: dir }, { catalog: dir, from }, { catalog: SAMPLES, symbols: ['BTCUSDT', 'BTCUSD-PERP'] }]) {
+      const levels = (await collect(o)).events;
+      const { events, stats } = await collect({ ...o, depth: 'batches' });
+      expect(events.some((e) => e.kind === 'depthBatch')).toBe(true);
+      expect(events.map(canonical)).toEqual(levels.map(canonical));
+      expect(stats.bookGaps).toBe(0);
+    }
+  });
 });
+
+const SAMPLES = fileURLToPath(new URL('../../backtest/data/binance-samples/', import.meta.url));
+
+/** Returns a depth event (levels or batch) as the level strings a subscriber reads: a snapshot as its whole book best first, a diff in message order. */
+function canonical(e: BusEvent): unknown {
+  if (e.kind === 'depthSnapshot' || e.kind === 'depthUpdate') {
+    return { symbol: e.symbol, snapshot: e.kind === 'depthSnapshot', version: e.version, ts: e.ts, recvTs: e.recvTs, bids: e.bids, asks: e.asks };
+  }
+  if (e.kind !== 'depthBatch') return e;
+  const price = new StepFormatter(e.tick);
+  const qty = new StepFormatter(e.lot);
+  const side = (s: number, dir: number): Level[] => {
+    let rows = [...e.side.keys()].filter((i) => e.side[i] === s);
+    // A snapshot replaces the book: its zero rows are no levels, and the book lists its levels best first.
+    if (e.snapshot) rows = rows.filter((i) => e.qty[i] !== 0).sort((a, b) => (e.price[a]! - e.price[b]!) * dir);
+    return rows.map((i) => [price.format(e.price[i]!), qty.format(e.qty[i]!)]);
+  };
+  return { symbol: e.symbol, snapshot: e.snapshot, version: e.version, ts: e.ts, recvTs: e.recvTs, bids: side(SIDE.BID, -1), asks: side(SIDE.ASK, 1) };
+}

@@ -5,53 +5,9 @@ import { VirtualClock } from '../../src/core/clock.ts';
 import { ClientOrderIds } from '../../src/core/ids.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { ExecutorBudget, OrderExecutor, Portfolio } from '../../src/execution/index.ts';
-import type { Balances, BrokerInfo, FillReport, Gateway, OrderReport, OrderRequest, Position } from '../../src/model/index.ts';
-import { parseBrokerInfo } from '../../src/model/index.ts';
 import { RiskGate } from '../../src/risk/index.ts';
-import { loadSample } from '../fixtures/samples.ts';
+import { AnsweringGateway } from '../fixtures/answering-gateway.ts';
 import { instruments } from '../strategy/helpers.ts';
-
-/** A venue at the Gateway boundary that answers at once: every IOC order expires unfilled (CANCELED), nothing rests, no fills. */
-class ExpiringVenue implements Gateway {
-  private n = 0;
-  constructor(private readonly now: () => number) {}
-
-  place(req: OrderRequest): Promise<OrderReport> {
-    this.n += 1;
-    return Promise.resolve({
-      account: req.account, symbol: req.symbol, orderId: String(this.n), clientOrderId: req.clientOrderId, status: 'CANCELED', side: req.side,
-      type: 'LIMIT', price: req.price ?? '0', origQty: req.quantity, executedQty: '0', avgPrice: '0', time: this.now(),
-    });
-  }
-
-  cancel(): Promise<OrderReport> {
-    return Promise.reject(new Error('nothing rests'));
-  }
-
-  getOrder(): Promise<OrderReport> {
-    return Promise.reject(new Error('not asked'));
-  }
-
-  openOrders(): Promise<readonly OrderReport[]> {
-    return Promise.resolve([]);
-  }
-
-  tradesSince(): Promise<readonly FillReport[]> {
-    return Promise.resolve([]);
-  }
-
-  positions(): Promise<readonly Position[]> {
-    return Promise.resolve([]);
-  }
-
-  balances(): Promise<Balances> {
-    return Promise.resolve({ spot: [{ asset: 'USDT', free: '100000000', locked: '0' }, { asset: 'BTC', free: '100', locked: '0' }], contract: {} });
-  }
-
-  exchangeInfo(): Promise<BrokerInfo> {
-    return Promise.resolve({ ...parseBrokerInfo(loadSample('broker-info.capture-2020').payload), rateLimits: [] });
-  }
-}
 
 describe('bounded executor state', () => {
   it('a submit walks as many orders after 100,000 finished ones as after 100, and the executor keeps at most its history', async () => {
@@ -60,7 +16,7 @@ describe('bounded executor state', () => {
     const portfolio = new Portfolio(inst);
     const history = { maxOrders: 500, maxAgeMs: 60_000 };
     const ex = new OrderExecutor({
-      gateway: new ExpiringVenue(() => clock.now()), bus: new EventBus({ clock, logger: silentLogger() }), clock, portfolio, instruments: inst,
+      gateway: new AnsweringGateway({ status: 'CANCELED', now: () => clock.now() }), bus: new EventBus({ clock, logger: silentLogger() }), clock, portfolio, instruments: inst,
       gate: new RiskGate({ instruments: inst, config: { rounding: 'deny' } }), ids: new ClientOrderIds('bh', 'b1'), reconcile: { everyMs: 0 }, history,
       // No venue rate limits: each order is sent at once, so the queue stays empty and only the orders kept can grow.
       budget: new ExecutorBudget([]),

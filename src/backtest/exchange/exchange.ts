@@ -6,7 +6,7 @@
  * Resting orders keep a queue position (queue.ts); takers walk the recorded book and what they took
  * stays taken until the level changes (book.ts).
  */
-import type { VirtualClock } from '../../core/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount } from '../../sim/ledger/amount.ts';
 import { noAccount, type AccountOrder, type ExchangeAccount } from './account.ts';
@@ -53,7 +53,8 @@ class ExchOrder implements AccountOrder {
 
 /** What the exchange needs. */
 export interface BacktestExchangeOptions {
-  readonly clock: VirtualClock;
+  /** A VirtualClock in a backtest; the venue's clock when the exchange matches a replayed market live. */
+  readonly clock: Clock;
   /** The instrument whose rules (ticks, lots, filters) orders follow. */
   readonly inst: SimInstrument;
   readonly queue: QueueModel;

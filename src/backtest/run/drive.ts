@@ -154,6 +154,8 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
       if (priceTicks > 0 && lots > 0) m.exchange.onRecorded({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
       return;
     }
+    // drive asks the replay for levels, never for batches.
+    case 'depthBatch':
     case 'kline':
     case 'ticker':
     case 'index':

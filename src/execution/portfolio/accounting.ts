@@ -15,7 +15,9 @@
  * 4. The fold alone gives realized PnL: snapshots and stream overlays replace balances and positions,
  *    never the PnL already realized by counted fills.
  */
-import { Decimal } from '../../core/fixed.ts';
+import {
+  addScaled, Decimal, divideDecimal, minScaled, mulScaled, negScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled,
+} from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
 import { compareIds } from '../reconcile/fills.ts';
 import { averageEntry, sidePnl } from './pnl.ts';
@@ -86,25 +88,31 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
   const inventory: Record<string, SpotInventory> = { ...state.inventory };
   const realized: Record<string, string> = { ...state.realized };
   const effects: FillEffect[] = [];
-  const sorted = fills.filter((f) => aboveWatermark(state, f))
-    .sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
-  const seen = new Set<string>();
+  // One fill (the stream's usual batch) needs no sort and no duplicate check.
+  const one = fills.length === 1;
+  const fresh = fills.filter((f) => aboveWatermark(state, f));
+  const sorted = one ? fresh : fresh.sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
+  const seen = one ? undefined : new Set<string>();
   for (const f of sorted) {
-    const k = `${f.account}:${f.tradeId}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
+    if (seen !== undefined) {
+      const k = `${f.account}:${f.tradeId}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+    }
     const inst = instruments.get(f.symbol);
     if (inst === undefined) continue;
     const r = inst.kind === 'spot' ? spotFill(f, inst, spot, inventory) : contractFill(f, inst, contract, positions);
-    realized[f.symbol] = new Decimal(realized[f.symbol] ?? '0').plus(r.realized).toFixed();
-    effects.push({ fill: f, realized: r.realized.toFixed(), asset: r.asset });
+    const gained = scaledText(r.realized);
+    const before = realized[f.symbol];
+    realized[f.symbol] = before === undefined ? gained : scaledText(addScaled(scaled(before, 'realized'), r.realized));
+    effects.push({ fill: f, realized: gained, asset: r.asset });
   }
   return { state: { spot, contract, positions, inventory, realized, watermark: state.watermark }, effects };
 }
 
-function addFree(spot: Record<string, Holding>, asset: string, delta: Decimal): void {
+function addFree(spot: Record<string, Holding>, asset: string, delta: Scaled): void {
   const h = spot[asset] ?? { free: '0', locked: '0' };
-  spot[asset] = { free: new Decimal(h.free).plus(delta).toFixed(), locked: h.locked };
+  spot[asset] = { free: scaledText(addScaled(scaled(h.free, 'free'), delta)), locked: h.locked };
 }
 
 function isBuy(f: FillReport): boolean {
@@ -112,39 +120,48 @@ function isBuy(f: FillReport): boolean {
 }
 
 /** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee. */
-export function spotDeltas(f: FillReport, inst: Instrument): [string, Decimal][] {
-  const qty = new Decimal(f.qty);
-  const quote = qty.mul(f.price);
+export function spotDeltas(f: FillReport, inst: Instrument): [string, Scaled][] {
+  const qty = scaled(f.qty, 'qty');
+  const quote = mulScaled(qty, scaled(f.price, 'price'));
   const buy = isBuy(f);
-  const out: [string, Decimal][] = [[inst.baseAsset, buy ? qty : qty.neg()], [inst.quoteAsset, buy ? quote.neg() : quote]];
-  const fee = new Decimal(f.fee);
-  if (!fee.isZero()) out.push([f.feeAsset, fee.neg()]);
+  const out: [string, Scaled][] = [[inst.baseAsset, buy ? qty : negScaled(qty)], [inst.quoteAsset, buy ? negScaled(quote) : quote]];
+  const fee = scaled(f.fee, 'fee');
+  if (fee.units !== 0n) out.push([f.feeAsset, negScaled(fee)]);
   return out;
 }
 
-function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Decimal; asset: string } {
-  const qty = new Decimal(f.qty);
-  const price = new Decimal(f.price);
+/**
+ * Applies a spot fill in exact scaled integers (it runs on every fill, for the portfolio and for the
+ * strategy's own book); only a new average cost that does not end within 20 decimals goes to decimal.js.
+ */
+function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Scaled; asset: string } {
+  const qty = scaled(f.qty, 'qty');
+  const price = scaled(f.price, 'price');
   const buy = isBuy(f);
   for (const [asset, delta] of spotDeltas(f, inst)) addFree(spot, asset, delta);
-  const fee = new Decimal(f.fee);
+  const fee = scaled(f.fee, 'fee');
   // Fees go to realized PnL in the quote asset, valued at the fill price when charged in the base.
-  let realized = f.feeAsset === inst.baseAsset ? fee.mul(price).neg() : f.feeAsset === inst.quoteAsset ? fee.neg() : new Decimal(0);
-  const inv = inventory[f.symbol] ?? { symbol: f.symbol, qty: '0', avgPrice: '0' };
-  let held = new Decimal(inv.qty);
-  let avg = new Decimal(inv.avgPrice);
-  const signed = buy ? qty : qty.neg();
-  if (held.isZero() || held.isPositive() === signed.isPositive()) {
-    avg = averageEntry('spot', held.abs(), avg, qty, price);
-    held = held.plus(signed);
+  let realized = f.feeAsset === inst.baseAsset ? negScaled(mulScaled(fee, price)) : f.feeAsset === inst.quoteAsset ? negScaled(fee) : SCALED_ZERO;
+  const inv = inventory[f.symbol];
+  let held = inv === undefined ? SCALED_ZERO : scaled(inv.qty, 'qty');
+  let avg = inv === undefined ? '0' : inv.avgPrice;
+  const signed = buy ? qty : negScaled(qty);
+  if (held.units === 0n || (held.units > 0n) === (signed.units > 0n)) {
+    // Arithmetic average cost: (|held| × avg + qty × price) / (|held| + qty).
+    const abs = held.units < 0n ? negScaled(held) : held;
+    avg = held.units === 0n ? f.price
+      : divideDecimal(scaledText(addScaled(mulScaled(abs, scaled(avg, 'avgPrice')), mulScaled(qty, price))), scaledText(addScaled(abs, qty)));
+    held = addScaled(held, signed);
   } else {
-    const closing = Decimal.min(held.abs(), qty);
-    realized = realized.plus(sidePnl('spot', held.isPositive() ? 'LONG' : 'SHORT', closing, avg, price, new Decimal(1)));
-    held = held.plus(signed);
-    if (held.isZero()) avg = new Decimal(0);
-    else if (held.isPositive() === signed.isPositive()) avg = price; // flipped: the rest opened at the fill price
+    const long = held.units > 0n;
+    const closing = minScaled(long ? held : negScaled(held), qty);
+    const pnl = mulScaled(closing, subScaled(price, scaled(avg, 'avgPrice')));
+    realized = addScaled(realized, long ? pnl : negScaled(pnl));
+    held = addScaled(held, signed);
+    if (held.units === 0n) avg = '0';
+    else if ((held.units > 0n) === (signed.units > 0n)) avg = f.price; // flipped: the rest opened at the fill price
   }
-  inventory[f.symbol] = { symbol: f.symbol, qty: held.toFixed(), avgPrice: avg.toFixed() };
+  inventory[f.symbol] = { symbol: f.symbol, qty: scaledText(held), avgPrice: avg };
   return { realized, asset: inst.quoteAsset };
 }
 
@@ -170,7 +187,7 @@ function contractEffect(f: FillReport, positions: Record<string, ContractPositio
   }
 }
 
-function contractFill(f: FillReport, inst: Instrument, contract: Record<string, ContractBalance>, positions: Record<string, ContractPosition>): { realized: Decimal; asset: string } {
+function contractFill(f: FillReport, inst: Instrument, contract: Record<string, ContractBalance>, positions: Record<string, ContractPosition>): { realized: Scaled; asset: string } {
   const token = inst.marginToken ?? inst.quoteAsset;
   const qty = new Decimal(f.qty);
   const price = new Decimal(f.price);
@@ -194,5 +211,5 @@ function contractFill(f: FillReport, inst: Instrument, contract: Record<string, 
   }
   const b = contract[token] ?? { token, total: '0', availableMargin: '0', positionMargin: '0', orderMargin: '0' };
   contract[token] = { ...b, total: new Decimal(b.total).plus(realized).toFixed(), availableMargin: new Decimal(b.availableMargin).plus(realized).toFixed() };
-  return { realized, asset: token };
+  return { realized: scaled(realized.toFixed(), 'realized'), asset: token };
 }

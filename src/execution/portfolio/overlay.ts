@@ -20,7 +20,7 @@
  *    quantity, and none while a counted fill of its symbol is later than its ts. Overlays never change
  *    realized PnL: that comes from the fold alone.
  */
-import { compareDecimal, Decimal } from '../../core/fixed.ts';
+import { addScaled, compareDecimal, Decimal, scaled, scaledText } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
 import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
@@ -76,13 +76,13 @@ export function applyOverlays(
   const contract: Record<string, ContractBalance> = { ...state.contract };
   for (const o of balances.values()) {
     if (o.account === 'spot') {
-      let free = new Decimal(o.free);
+      let free = scaled(o.free, 'free');
       for (const f of fills) {
         const inst = instruments.get(f.symbol);
         if (f.account !== 'spot' || f.time <= o.ts || inst === undefined) continue;
-        for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = free.plus(delta);
+        for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = addScaled(free, delta);
       }
-      spot[o.asset] = { free: free.toFixed(), locked: o.locked };
+      spot[o.asset] = { free: scaledText(free), locked: o.locked };
       continue;
     }
     let later = new Decimal(0);

@@ -2,6 +2,7 @@
 import { compareDecimal, parseScaled, scaleOf } from '../../core/fixed.ts';
 import { instrumentFromContract, instrumentFromSpot, type Contract, type Instrument, type SpotSymbol } from '../../model/instrument.ts';
 import { OrderBook } from '../book/order-book.ts';
+import type { ExternalMatcher } from './matcher.ts';
 import type { IdSequence } from './ids.ts';
 import { KlineBook } from './klines.ts';
 import { BAD_PRECISION, decimalUnits, makeUnit, NEGATIVE, NOT_A_NUMBER, productUnit, TOO_LARGE, unitsText, type Unit } from './units.ts';
@@ -51,6 +52,8 @@ export class SimInstrument {
   /** Minimum price × qty in qunits (0 when the symbol has no MIN_NOTIONAL). */
   readonly minNotional: number;
   readonly book = new OrderBook();
+  /** The matcher of the venue's orders when the symbol's market comes from outside (a replayed recording); its book then holds only the recorded levels. */
+  external: ExternalMatcher | undefined;
   readonly klines = new KlineBook();
   readonly trades: PublicTrade[] = [];
   private readonly priceCache = new Map<number, string>();

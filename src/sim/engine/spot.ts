@@ -124,6 +124,12 @@ export function placeSpotOrder(core: EngineCore, accountId: string, plan: SpotPl
   core.lock(accountId, plan.lockAsset, plan.lockAmount);
   o.locked = plan.lockAmount;
   core.emitOrder(o, 'NEW');
+  if (inst.external !== undefined) {
+    // An external market's matcher holds the order from here; its fills and end come back through ExternalMarket.
+    core.finish(inst, false);
+    inst.external.submit(o);
+    return o;
+  }
   const buy = plan.side === 'BUY';
   // One request object per engine, filled in for each order.
   const h = spotHandlers(core, o);
@@ -250,7 +256,7 @@ function settleSpot(core: EngineCore, t: SimOrder, m: SimOrder, lots: number, pr
 }
 
 /** Records one side of a spot fill for my-trades and emits its fill event. */
-function ownFill(core: EngineCore, o: SimOrder, now: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
+export function ownFill(core: EngineCore, o: SimOrder, now: number, price: number, lots: number, fee: Amount, isMaker: boolean): void {
   core.addOwnTrade(o, now, price, lots, fee, isMaker);
   if (!core.eventsOn) return;
   const inst = o.inst;
@@ -265,7 +271,7 @@ function formatFee(a: Amount): string {
 }
 
 /** Returns an order's remaining locked funds to free. */
-function releaseRest(core: EngineCore, o: SimOrder): void {
+export function releaseRest(core: EngineCore, o: SimOrder): void {
   if (o.locked <= 0n) return;
   const asset = o.side === 'BUY' ? o.inst.quoteAsset : o.inst.baseAsset;
   core.unlock(o.accountId, asset, o.locked);
@@ -305,5 +311,6 @@ export function cancelSpotOrderCode(core: EngineCore, accountId: string, orderId
   releaseRest(core, o);
   core.emitOrder(o, 'CANCELED');
   core.finish(o.inst, false);
+  o.inst.external?.cancel(o);
   return o;
 }

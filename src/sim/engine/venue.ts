@@ -7,6 +7,8 @@ import type { SimVenueConfig } from './config.ts';
 import { cancelContractOrder, emitPosition, endOrder, liquidate, placeContractOrder, planContractOrder, type ContractOrderParams } from './contract.ts';
 import type { ContractInfoView, FundingRateView, InsuranceView } from './derivatives.ts';
 import type { SimEvent, SimEventListener } from './events.ts';
+import { ExternalMarket } from './external.ts';
+import type { ExternalMatcher } from './matcher.ts';
 import type { SimInstrument } from './instruments.ts';
 import {
   bookTickerOf, clampLimit, depthOf, klinesOf, needInstrument, ticker24Of, tradesOf,
@@ -215,6 +217,11 @@ export class SimVenue extends VenueAccounts {
   }
 
   // ---- market data -----------------------------------------------------------------------------------
+
+  /** Hands a spot symbol's market to a driver outside the engine (a replayed recording) whose `matcher` matches the venue's orders on it; returns the market the driver sets. */
+  externalMarket(symbol: string, matcher: ExternalMatcher): ExternalMarket {
+    return new ExternalMarket(this.core, needInstrument(this.core.instruments, symbol, 'spot'), matcher);
+  }
 
   /** Returns the depth of a symbol (default and max 100 levels, larger limits truncated). */
   depth(symbol: string, limit?: number): DepthView {

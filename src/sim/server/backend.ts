@@ -10,12 +10,14 @@ import type { SimVenueConfig } from '../engine/config.ts';
 import { SimVenue } from '../engine/venue.ts';
 import type { VenueConfig } from './config.ts';
 import { engineMarketSource } from './market-adapter.ts';
+import type { MarketFeed, MarketFeedFactory } from './market-feed.ts';
 import { MarketStreams } from './market-stream.ts';
 import { accountRoutes } from './routes-account.ts';
 import { marketRoutes } from './routes-market.ts';
 import { contractRoutes } from './routes-contract.ts';
 import { spotRoutes } from './routes-spot.ts';
 import { contractEntry, spotSymbolEntry } from './routes-public.ts';
+import type { Ctx, Route } from './route.ts';
 import type { Backend } from './server.ts';
 import type { Faults } from './faults.ts';
 import { UserEventMapper } from './user-events.ts';
@@ -58,8 +60,13 @@ export class EngineBackend implements Backend {
   /** The engine itself, for snapshots (not journaled). */
   private readonly engine: SimVenue;
   private readonly saver: TimerHandle | undefined;
+  /** The outside market (a replayed recording) that replaces the agents, when one was injected. */
+  readonly feed: MarketFeed | undefined;
 
-  constructor(private readonly c: VenueConfig, private readonly clock: Clock, faults: Faults, seed = c.server.seed, private readonly log: Logger = silentLogger()) {
+  constructor(
+    private readonly c: VenueConfig, private readonly clock: Clock, faults: Faults, seed = c.server.seed, private readonly log: Logger = silentLogger(),
+    feed?: MarketFeedFactory,
+  ) {
     this.stateFile = c.server.stateFile === undefined ? undefined : new StateFile(c.server.stateFile);
     const sim = simConfigOf(c, seed);
     const loaded = this.stateFile?.loadSaved();
@@ -105,20 +112,30 @@ export class EngineBackend implements Backend {
       this.save();
       this.venue = journaled(engine, engineClock, this.journal, j.maxEntries, () => this.saveQuietly());
     }
-    const src = engineMarketSource(this.venue, c);
+    this.feed = feed?.(this.venue);
+    const f = this.feed;
+    const src = f === undefined ? engineMarketSource(this.venue, c) : { ...engineMarketSource(this.venue, c), sync: () => f.catchUp() };
     const ms = c.server.marketStream;
     this.market = new MarketStreams(clock, src, faults, {
       cadences: c.server.depthPushMs, idleTimeoutMs: ms.idleTimeoutMs,
       sendLimits: { conflateAboveBytes: ms.conflateAboveBytes, closeAboveBytes: ms.closeAboveBytes },
     });
-    this.routes = [
+    const routes: Route[] = [
       ...marketRoutes(this.venue, c),
       ...spotRoutes(this.venue),
       ...accountRoutes(this.venue, c),
       ...contractRoutes(this.venue),
     ];
-    // On a restored venue the agents take over their saved users and cancel the quotes those left resting.
-    this.agents = startAgents(this.venue, c, seed);
+    // Every request sees the outside market brought up to the clock first.
+    this.routes = f === undefined ? routes : routes.map((r) => ({
+      ...r,
+      handle: (x: Ctx): unknown => {
+        f.catchUp();
+        return r.handle(x);
+      },
+    }));
+    // On a restored venue the agents take over their saved users and cancel the quotes those left resting; an outside market replaces them.
+    this.agents = f === undefined ? startAgents(this.venue, c, seed) : { stop: () => undefined };
     if (this.stateFile) this.saver = clock.setInterval(() => this.saveQuietly(), c.server.stateEveryMs);
     this.log.info({ stateFile: c.server.stateFile, restored: this.restored }, 'venue engine ready');
   }
@@ -145,6 +162,7 @@ export class EngineBackend implements Backend {
   /** Stops the market agents and the venue's own timers (funding, withdrawals), then writes the state file. */
   stop(): void {
     this.saver?.cancel();
+    this.feed?.stop();
     this.agents.stop();
     this.engine.close();
     this.save();

@@ -1,4 +1,5 @@
 /** The simulated venue's configuration (config/venue.yaml): one zod schema that is also the type, with errors naming the bad key's path. */
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../../core/config.ts';
 import { ConfigError } from '../../core/errors.ts';
@@ -178,6 +179,26 @@ const serverSchema = z.strictObject({
     .refine((m) => m.conflateAboveBytes < m.closeAboveBytes, { message: 'conflateAboveBytes must be below closeAboveBytes', path: ['conflateAboveBytes'] }),
 });
 
+/** A market replayed from a catalog instead of the agents' (paper trading on real recordings). */
+const marketSchema = z.strictObject({
+  /** The catalog folder (bhtrade data convert) whose recorded book and trades the venue serves; relative to this file. */
+  replay: z.string().min(1),
+  /** Where in the recording to start, an ISO-8601 time (e.g. "2024-08-08T23:54:20Z"); absent: its first event. */
+  from: z.string().refine((t) => /^\d{4}-\d{2}-\d{2}T/.test(t) && Number.isFinite(Date.parse(t)), 'must be an ISO-8601 time such as "2024-08-08T23:54:20Z"').optional(),
+  /** How fast the recording plays on the venue's clock: 1 is real time, 10 ten times faster. */
+  speed: z.number().positive().max(1000).default(1),
+  /** At the recording's end: stop (the last book stays, nothing moves any more) or loop (the books clear and the recording plays again from `from`). */
+  atEnd: z.enum(['stop', 'loop']).default('stop'),
+  /** Spot symbols replayed (default: each spot symbol of this venue that the catalog has). */
+  symbols: z.array(z.string()).min(1).optional(),
+  /** Queue position model of the bot's resting orders, as a backtest's `backtest.queue`: risk-averse (only trades advance it), log, or power with exponent n. */
+  queue: z.discriminatedUnion('model', [
+    z.strictObject({ model: z.literal('risk-averse') }),
+    z.strictObject({ model: z.literal('log') }),
+    z.strictObject({ model: z.literal('power'), n: z.number().positive('must be above 0').default(2) }),
+  ]).default({ model: 'log' }),
+});
+
 export const venueConfigSchema = z.strictObject({
   venue: z.strictObject({
     timezone: z.string().default('UTC'),
@@ -205,6 +226,8 @@ export const venueConfigSchema = z.strictObject({
     contract: feeRates.default({ maker: '0.0002', taker: '0.0006' }),
   }).default({ spot: { maker: '0.001', taker: '0.001' }, contract: { maker: '0.0002', taker: '0.0006' } }),
   agents: z.array(agent).default([]),
+  /** Absent: the agents make the market. Present: the market is a replayed recording and the agents are off. */
+  market: marketSchema.optional(),
   faults: faultSchema.default(() => faultSchema.parse({})),
 });
 
@@ -228,9 +251,10 @@ export function parseVenueConfig(raw: unknown, env: NodeJS.ProcessEnv = {}): Ven
   return r.data;
 }
 
-/** Returns the validated config of a YAML file. */
+/** Returns the validated config of a YAML file; a relative `market.replay` is taken from the file's folder. */
 export function loadVenueConfig(file: string, env: NodeJS.ProcessEnv = {}): VenueConfig {
-  return parseVenueConfig(readYamlFile(file), env);
+  const c = parseVenueConfig(readYamlFile(file), env);
+  return c.market === undefined ? c : { ...c, market: { ...c.market, replay: resolve(dirname(file), c.market.replay) } };
 }
 
 /** Checks rules that span keys: unique symbols and keys, contracts naming known indices, filters present. */
@@ -266,6 +290,13 @@ function crossCheck(c: VenueConfig): void {
   c.agents.forEach((g, i) => {
     if (!symbols.has(g.symbol)) throw new ConfigError(`agents[${i}].symbol`, `unknown symbol ${g.symbol}`);
   });
+  if (c.market !== undefined) {
+    if (c.server.stateFile !== undefined) throw new ConfigError('market', 'a replayed market starts from its recording each time: remove server.stateFile or market');
+    const spot = new Set(c.instruments.spot.map((s) => s.symbol));
+    c.market.symbols?.forEach((s, i) => {
+      if (!spot.has(s)) throw new ConfigError(`market.symbols[${i}]`, `${s} is not a spot symbol of instruments.spot (only spot symbols are replayed)`);
+    });
+  }
 }
 
 function needFilters(fs: readonly { filterType: string }[], path: string): void {

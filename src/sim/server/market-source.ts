@@ -26,6 +26,8 @@ export interface MarketSource {
   ticker(symbol: string, now: number): { o: string; h: string; l: string; c: string; v: string; qv: string; m: string };
   /** Returns the index price and estimated delivery price of an index symbol, or undefined when the venue has none. */
   index(symbol: string): { index: string; edp: string } | undefined;
+  /** Brings an outside market up to the clock before a push reads it (absent: the engine is always current). */
+  sync?(): void;
   /** Calls `fn` with every trade and book change; returns an unsubscribe function. */
   subscribe(fn: (ev: MarketSourceEvent) => void): () => void;
 }

@@ -88,14 +88,19 @@ export class MarketStreams {
     if (this.timers.length > 0) return;
     this.unsubscribe ??= this.src.subscribe((ev) => this.onEvent(ev));
     const c = this.o.cadences;
-    const clock = this.clock;
-    this.timers.push(clock.setInterval(() => this.flushDepth('depth', false), c.spotDepth));
-    this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', false), c.spotMergedDepth));
-    this.timers.push(clock.setInterval(() => this.flushDepth('depth', true), c.contractDepth));
-    this.timers.push(clock.setInterval(() => this.flushDepth('mergedDepth', true), c.contractMergedDepth));
-    this.timers.push(clock.setInterval(() => this.flushDiffs(), Math.min(c.spotDepth, c.contractMergedDepth)));
-    this.timers.push(clock.setInterval(() => this.pushIndex(), this.o.indexMs ?? 1000));
-    this.timers.push(clock.setInterval(() => this.sweepIdle(), Math.max(1000, Math.floor(this.o.idleTimeoutMs / 10))));
+    const src = this.src;
+    // A push first brings an outside market up to the clock, so it never shows a book behind its own time.
+    const every = (fn: () => void, ms: number): TimerHandle => this.clock.setInterval(() => {
+      src.sync?.();
+      fn();
+    }, ms);
+    this.timers.push(every(() => this.flushDepth('depth', false), c.spotDepth));
+    this.timers.push(every(() => this.flushDepth('mergedDepth', false), c.spotMergedDepth));
+    this.timers.push(every(() => this.flushDepth('depth', true), c.contractDepth));
+    this.timers.push(every(() => this.flushDepth('mergedDepth', true), c.contractMergedDepth));
+    this.timers.push(every(() => this.flushDiffs(), Math.min(c.spotDepth, c.contractMergedDepth)));
+    this.timers.push(every(() => this.pushIndex(), this.o.indexMs ?? 1000));
+    this.timers.push(this.clock.setInterval(() => this.sweepIdle(), Math.max(1000, Math.floor(this.o.idleTimeoutMs / 10))));
   }
 
   private stopTimers(): void {
@@ -186,6 +191,7 @@ export class MarketStreams {
   }
 
   private subscribe(conn: Conn, event: 'sub' | 'cancel', topic: string, symbols: string[], params: Record<string, unknown>, id: string | undefined): void {
+    this.src.sync?.();
     for (const symbol of symbols) {
       const key = `${topic}|${symbol}`;
       const old = conn.subs.get(key);

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { EngineBackend } from './backend.ts';
 import type { VenueConfig } from './config.ts';
+import type { MarketFeedFactory } from './market-feed.ts';
 import { VenueServer } from './server.ts';
 
 export interface StartOptions {
@@ -12,6 +13,8 @@ export interface StartOptions {
   readonly host?: string;
   readonly port?: number;
   readonly seed?: number;
+  /** An outside market (a replayed recording) that replaces the agents. */
+  readonly feed?: MarketFeedFactory;
 }
 
 /** A running venue. */
@@ -26,7 +29,7 @@ export async function startVenue(o: StartOptions): Promise<RunningVenue> {
   const seed = o.seed ?? o.config.server.seed;
   const server = new VenueServer({
     config: o.config, clock: o.clock, seed, ...(o.log ? { log: o.log } : {}),
-    backend: (faults) => new EngineBackend(o.config, o.clock, faults, seed, o.log),
+    backend: (faults) => new EngineBackend(o.config, o.clock, faults, seed, o.log, o.feed),
   });
   await server.listen(o.host ?? o.config.server.host, o.port ?? o.config.server.port);
   return { server, backend: server.backend as EngineBackend, stop: () => server.stop() };

@@ -47,6 +47,8 @@ export default defineStrategy({
     let book: DepthSnapshotEvent | undefined;
     // The last trade's price in ticks: the reference that tells the market from a stray order.
     let last: number | undefined;
+    let near: Near | undefined;
+    let skewOf = { net: '', skew: 0 };
     const quotes: Record<'BUY' | 'SELL', Quote | undefined> = { BUY: undefined, SELL: undefined };
     // Quotes we replaced or lost, until the book can no longer show them: read as others' orders, they would pull the mid back to them.
     let ghosts: { ticks: number; until: number }[] = [];
@@ -65,8 +67,11 @@ export default defineStrategy({
       ghosts = ghosts.filter((g) => g.until > now);
       const own = ownByTicks(inst, open);
       for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? new Decimal(0)).plus(p.quantity));
-      const skew = skewTicks(ctx.portfolio.book(symbol).net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks);
-      const near: Near | undefined = last === undefined ? undefined : { ticks: last, maxTicks: pctTicks(last, p.maxLevelDistancePct) };
+      // Both move with few events (our fills, the last trade's price): figured again only then.
+      const net = ctx.portfolio.book(symbol).net;
+      if (net !== skewOf.net) skewOf = { net, skew: skewTicks(net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks) };
+      const skew = skewOf.skew;
+      if (last !== undefined && last !== near?.ticks) near = { ticks: last, maxTicks: pctTicks(last, p.maxLevelDistancePct) };
       const bid = othersBest(inst, book.bids, own, near);
       const ask = othersBest(inst, book.asks, own, near);
       // Each side at least the maker fee from the mid: a round trip of two maker fills then earns at least its fees.

@@ -18,14 +18,15 @@ import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { loadStrategy, parseParams, StrategyHost } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
-import { BacktestExchange, computeMetrics, linkLatency, queueModel, SpotAccount, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
-import { ExchangeGateway, type GatewayFill, type GatewayMarket } from '../backtest/run/exchange-gateway.ts';
+import { computeMetrics, queueModel, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
+import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
 import { withOwnOrders } from '../backtest/run/own-overlay.ts';
 import type { LatencyModel } from '../backtest/exchange/latency.ts';
-import { simInstrumentOf, spotSymbolOf } from '../backtest/run/instruments.ts';
+import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
 import type { ReplayStats } from '../data/replay.ts';
+import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
 import { parseTime, type LoadedConfig } from './config.ts';
 import { feedSource, makeSubmit } from './submit.ts';
@@ -61,6 +62,8 @@ export interface BacktestRun {
   /** Market events that reached the bus. */
   readonly events: number;
   readonly range: { readonly from: number; readonly to: number };
+  /** How orders filled: on the recorded L2 book, or along each bar's path. */
+  readonly mode: BacktestMode;
 }
 
 /** Runs a loaded config's backtest to the end of its data; throws a ConfigError (exit 2) for bad settings. */
@@ -73,30 +76,37 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
   for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
-  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to);
+  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
+  const mode = modeOf(bt.mode, index, replayed, range);
   const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const clock = new VirtualClock(range.from);
-  const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock });
+  // Not frozen (the dispatcher's rule for backtests): freezing each published book costs more than the strategy does.
+  const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
   const rec = new Recorder();
-  const queue = queueModel(bt.queue);
-  const markets: GatewayMarket[] = [];
-  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor } = {};
-  traded.forEach((symbol, k) => {
-    const c = index.instruments[symbol]!;
-    const spot = spotSymbolOf(c);
-    const inst = simInstrumentOf(c);
-    const balances = Object.fromEntries(Object.entries(bt.balances).filter(([a]) => a === inst.baseAsset || a === inst.quoteAsset));
-    const account = new SpotAccount({ clock, inst, balances, makerFee: bt.fees.maker, takerFee: bt.fees.taker });
-    const exchange = new BacktestExchange({
-      clock, inst, queue, account, latency: o.latency?.(symbol) ?? linkLatency(bt.latency.entry, bt.latency.response, bt.seed + k),
-      onReport: (r) => late.gateway?.onReport(symbol, r),
-    });
-    markets.push({ inst, spot, exchange, account });
+  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void } = {};
+  const markets = await buildMarkets({
+    clock, catalog: catalogDir, index, mode, balances: bt.balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
+    ...(o.latency ? { latencyOf: o.latency } : {}),
+    ...(bt.funding.rate === undefined ? {} : { fundingRate: bt.funding.rate }),
+    onReport: (symbol, r) => late.gateway?.onReport(symbol, r),
+    onAccountChange: (symbol) => {
+      const m = markets.find((x) => x.inst.symbol === symbol);
+      if (m === undefined) return;
+      late.gateway?.accountEvents(m, clock.now());
+      if (m === markets[0]) rec.positionAt(clock.now(), m.netPosition());
+    },
+    onBarClose: (symbol) => {
+      if (symbol === markets[0]?.inst.symbol) late.sample?.();
+    },
+  }, traded);
+  const bySymbol = new Map(markets.map((m) => [m.inst.symbol, m]));
+  const gateway = new ExchangeGateway(clock, markets, sink, {
+    order: (r, req) => rec.order(r, req),
+    fill: (f) => rec.fill(f, bySymbol.get(f.symbol)!),
   });
-  const gateway = new ExchangeGateway(clock, markets, sink, rec);
   late.gateway = gateway;
   const instruments = instrumentsOf(await gateway.exchangeInfo());
   const gate = new RiskGate({ instruments, config: cfg.risk });
@@ -119,28 +129,26 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     portfolio: (id) => strategyView(views, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
     orders: feedSource(exec),
     // The exchange charges the backtest's rates; strategies read the same ones.
-    fees: (symbol) => (instruments.get(symbol)?.kind === 'spot' ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
+    fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
+  // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
+  if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
-  // Results follow the first traded symbol: equity is its account's, marked at its recorded mid.
-  const main = markets[0];
+  // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
+  const main: RunMarket | undefined = markets[0];
   if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
-  const markOf = (): number | undefined => {
-    const bid = main.exchange.book.best(0);
-    const ask = main.exchange.book.best(1);
-    return bid !== undefined && ask !== undefined ? Math.floor((bid + ask) / 2) : main.exchange.lastPrice;
-  };
   const sample = (): void => {
-    const mark = markOf();
+    const mark = main.markTicks();
     if (mark === undefined) return;
-    rec.equity.push({ time: clock.now(), equity: fmtAmount(main.account.equity(mark)) });
+    rec.equity.push({ time: clock.now(), equity: fmtAmount(main.equity(mark)) });
     rec.prices.push({ time: clock.now(), price: main.inst.priceText(mark) });
   };
-  const sampler = clock.setInterval(sample, bt.equityEvery);
+  late.sample = sample;
+  // Bar mode samples at each bar's close; L2 every equityEvery.
+  const sampler = mode === 'l2' ? clock.setInterval(sample, bt.equityEvery) : undefined;
 
-  const driven = new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m]));
   let events = 0;
   let stats: ReplayStats;
   o.onStart?.(range);
@@ -150,10 +158,11 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   try {
     stats = await drive({
       catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock,
-      publish: o.ownOrdersInBook ? withOwnOrders(sink, driven) : sink,
+      publish: o.ownOrdersInBook ? withOwnOrders(sink, markets) : sink,
       busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
-      markets: driven,
+      markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
+      ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
         o.onProgress?.(n, clock.now());
@@ -168,7 +177,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     await fillsRead;
     sample();
   } finally {
-    sampler.cancel();
+    sampler?.cancel();
     exec.stop();
     bus.close();
   }
@@ -178,8 +187,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const results: BacktestResults = {
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
     symbol: main.inst.symbol,
-    currency: main.inst.quoteAsset,
-    moneyDecimals: decimalsOf(main.inst.tick.text) + 2,
+    currency: main.currency,
+    moneyDecimals: main.inst.contract ? decimalsOf(main.inst.contract.marginPrecision) : decimalsOf(main.inst.tick.text) + 2,
     configHash: createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex'),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
@@ -189,11 +198,11 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     positions: rec.positions,
     prices: rec.prices,
     metrics: computeMetrics({
-      equity: rec.equity, fills: rec.metricsFills, trades: main.account.trips.stats(), positions: rec.positions,
-      fundingPaid: '0', fundingReceived: '0', orders: rec.orders, cancels: rec.cancels,
+      equity: rec.equity, fills: rec.metricsFills, trades: main.trips.stats(), positions: rec.positions,
+      fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   };
-  return { results, replay: stats, events, range };
+  return { results, replay: stats, events, range, mode };
 }
 
 /** Collects what the results hold as the gateway reports it. */
@@ -218,14 +227,22 @@ class Recorder {
     });
   }
 
-  fill(f: GatewayFill): void {
+  /** Records a fill of `m` (the results follow the first traded symbol's position). */
+  fill(f: GatewayFill, m: RunMarket): void {
     this.fills.push({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker });
-    const notional = new Decimal(f.price).times(f.qty);
-    // A buy pays its fee in the base it receives: valued at the fill's price in the quote.
-    const fee = f.side === 'BUY' ? new Decimal(f.fee).times(f.price) : new Decimal(f.fee);
-    this.metricsFills.push({ qty: f.qty, notional: notional.toFixed(), fee: fee.toFixed(), isMaker: f.maker });
-    this.position = f.side === 'BUY' ? this.position.plus(f.qty) : this.position.minus(f.qty);
+    const v = m.value(f);
+    this.metricsFills.push({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
+    // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
+    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? new Decimal(f.qty).minus(f.fee) : new Decimal(f.qty);
+    this.position = f.side.startsWith('BUY') ? this.position.plus(got) : this.position.minus(got);
     this.positions.push({ time: f.time, position: this.position.toFixed() });
+  }
+
+  /** Records the net position a change no fill carries left (a liquidation). */
+  positionAt(time: number, net: string | undefined): void {
+    if (net === undefined || this.position.eq(net)) return;
+    this.position = new Decimal(net);
+    this.positions.push({ time, position: this.position.toFixed() });
   }
 
   orderRows(): OrderRow[] {
@@ -233,11 +250,11 @@ class Recorder {
   }
 }
 
-/** Returns the local-time range of a backtest in epoch ms: the given times, else the replayed symbols' book data (or all their data). */
-function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined): { from: number; to: number } {
+/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
+function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
-  const book = files.filter((f) => f.table === 'book_deltas');
-  const base = book.length > 0 ? book : files;
+  const table = tables.find((t) => files.some((f) => f.table === t));
+  const base = table === undefined ? files : files.filter((f) => f.table === table);
   if (base.length === 0) throw new ConfigError('backtest.data', `the catalog holds no data of ${symbols.join(', ')}`);
   const ms = (ns: string): number => Number(BigInt(ns) / 1_000_000n);
   const f = from !== undefined ? parseTime(from) : Math.min(...base.map((x) => ms(x.firstNs)));

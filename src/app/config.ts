@@ -97,7 +97,8 @@ const backtestOptions = z.strictObject({
   symbols: z.array(z.string().min(1)).optional().describe('symbols replayed onto the bus (default: the strategies\' symbols); the strategies\' symbols are traded'),
   from: timeText.optional().describe('first local time replayed (ISO or epoch ms; default the catalog\'s start); --from overrides it'),
   to: timeText.optional().describe('end of the replay, exclusive (default the catalog\'s end); --to overrides it'),
-  balances: z.record(z.string(), decimalText).default({ BTC: '1', USDT: '100000' }).describe('starting spot balances by asset'),
+  mode: z.enum(['auto', 'l2', 'bars']).default('auto').describe('how orders fill: l2 (on the recorded book, with queue position), bars (along each kline\'s path: coarser, see docs/backtest.md) or auto (bars when the range holds klines but no book or trades of the symbols)'),
+  balances: z.record(z.string(), decimalText).default({ BTC: '1', USDT: '100000' }).describe('starting balances by asset: spot balances, and the margin token of each contract traded'),
   fees: z.strictObject({
     maker: decimalText.default('0.001').describe('maker fee rate, charged in the asset received'),
     taker: decimalText.default('0.001').describe('taker fee rate'),
@@ -111,6 +112,10 @@ const backtestOptions = z.strictObject({
     z.strictObject({ model: z.literal('log') }),
     z.strictObject({ model: z.literal('power'), n: z.number().positive('must be above 0').default(2) }),
   ]).default({ model: 'log' }).describe('queue position model of resting orders: risk-averse (only trades advance it), log or power (with exponent n): see docs/backtest.md'),
+  funding: z.strictObject({
+    rate: z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.0001" or "-0.00005"').optional()
+      .describe('a fixed 8-hour funding rate for every interval (longs pay a positive rate), in place of the catalog\'s recorded rates; without it, intervals the catalog has no rate for pay nothing'),
+  }).prefault({}).describe('funding of contract positions, settled every 8 hours (00:00, 08:00, 16:00 UTC) at the mark'),
   seed: z.number().int().default(1).describe('seed of sampled latencies: the same config, data and seed give the same results'),
   equityEvery: duration.prefault('1s').describe('how often equity is sampled for equity.csv, the metrics and the report'),
 }).describe('`bhtrade backtest`: the recorded data, account and exchange model the config is backtested with (ignored by `bhtrade run`)');

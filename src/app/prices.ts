@@ -36,10 +36,16 @@ export async function seedPrices(rest: VenueRestClient, portfolio: Portfolio, sy
 /** Moves last prices with trades, spot mids with books, and contracts' marks with their index pushes. */
 export function followPrices(bus: EventBus, portfolio: Portfolio, instruments: ReadonlyMap<string, Instrument>): void {
   bus.subscribe('trade', (ev) => portfolio.setPrice(ev.symbol, { last: ev.price }), { label: 'prices' });
+  // The best prices each mid was taken from: most books move below the top, and then the mid is the same.
+  const tops = new Map<string, { bid: string; ask: string }>();
   bus.subscribe('depthSnapshot', (ev) => {
     const bid = ev.bids[0]?.[0];
     const ask = ev.asks[0]?.[0];
-    if (bid === undefined || ask === undefined || instruments.get(ev.symbol)?.kind !== 'spot' || compareDecimal(bid, ask) >= 0) return;
+    if (bid === undefined || ask === undefined || instruments.get(ev.symbol)?.kind !== 'spot') return;
+    const top = tops.get(ev.symbol);
+    if (top !== undefined && top.bid === bid && top.ask === ask) return;
+    if (compareDecimal(bid, ask) >= 0) return;
+    tops.set(ev.symbol, { bid, ask });
     portfolio.setPrice(ev.symbol, { mid: new Decimal(bid).plus(ask).div(2).toFixed() });
   }, { label: 'mids' });
   const byIndex = new Map<string, string[]>();

@@ -67,23 +67,31 @@ function firstTouch(path: readonly number[], fromLeg: number, test: (lo: number,
 
 /** Returns how `o` fills on `bar`, or undefined when it does not. */
 export function fillOnBar(bar: Bar, o: BarOrder): BarFill | undefined {
-  const path = barPath(bar);
-  const open = bar.open;
+  return fillFrom(barPath(bar), 0, o);
+}
+
+/**
+ * Returns how `o` fills on a bar's path when it starts working at point `from` of it (0 the open,
+ * 1–2 an extreme: an order that reaches the exchange during a bar works from the start of the leg it
+ * arrives in), or undefined when it does not.
+ */
+export function fillFrom(path: readonly number[], from: number, o: BarOrder): BarFill | undefined {
+  const open = path[from]!;
   const buy = o.side === 'BUY';
   switch (o.type) {
     case 'MARKET':
-      return { id: o.id, priceTicks: open, leg: 0, isMaker: false };
+      return { id: o.id, priceTicks: open, leg: from, isMaker: false };
     case 'LIMIT':
-      return limitFrom(o, path, 0, open);
+      return limitFrom(o, path, from, open);
     case 'STOP': {
       const t = o.triggerTicks!;
       let at: number;
       let leg: number;
       if (buy ? open >= t : open <= t) {
         at = open;
-        leg = 0;
+        leg = from;
       } else {
-        leg = firstTouch(path, 1, (lo, hi) => (buy ? hi >= t : lo <= t));
+        leg = firstTouch(path, from + 1, (lo, hi) => (buy ? hi >= t : lo <= t));
         if (leg < 0) return undefined;
         at = t;
       }

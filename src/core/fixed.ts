@@ -53,6 +53,8 @@ export function formatScaled(v: bigint, scale: number): string {
  * Throws ParseError when `s` is not a whole multiple of `unit` or is too large to hold exactly.
  */
 export function toUnits(s: string, unit: string, field = 'value'): number {
+  const fast = smallUnits(s, unit);
+  if (fast !== undefined) return fast;
   const scale = Math.max(scaleOf(unit, 'unit'), scaleOf(s, field));
   const v = parseScaled(s, scale, field);
   const u = parseScaled(unit, scale, 'unit');
@@ -67,6 +69,10 @@ export function toUnits(s: string, unit: string, field = 'value'): number {
 
 /** Returns the decimal string of `n` units of `unit` (the inverse of toUnits). */
 export function fromUnits(n: number | bigint, unit: string): string {
+  if (typeof n === 'number') {
+    const fast = smallText(n, unit);
+    if (fast !== undefined) return fast;
+  }
   const scale = scaleOf(unit, 'unit');
   return formatScaled(BigInt(n) * parseScaled(unit, scale, 'unit'), scale);
 }
@@ -148,6 +154,79 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   if (sa.neg !== sb.neg) return sa.neg ? -1 : 1;
   const m = compareMagnitude(a, sa, b, sb);
   return sa.neg && m !== 0 ? (-m as -1 | 1) : m;
+}
+
+// Fast paths: a decimal with at most 15 significant digits is read into a signed number mantissa and
+// its count of decimals, so the usual venue strings skip the regex and bigint; anything else (longer,
+// malformed, off the grid) takes the exact bigint path, which also gives the errors.
+
+const POW10_NUM = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** The last decimal readSmall read: signed mantissa and decimals (trailing zeros dropped). Scratch, so reading allocates nothing. */
+const small = { mant: 0, frac: 0 };
+
+/** Reads `s` (optional sign, digits, optional "." and digits, at least one digit) into `small`; false when it is not such a string or has over 15 digits. */
+function readSmall(s: string): boolean {
+  const n0 = s.length;
+  let i = 0;
+  let neg = false;
+  if (n0 === 0) return false;
+  const c0 = s.charCodeAt(0);
+  if (c0 === 45 /* - */ || c0 === 43 /* + */) {
+    neg = c0 === 45;
+    i = 1;
+  }
+  let n = n0;
+  const dot = s.indexOf('.', i);
+  if (dot >= 0) while (n > dot + 1 && s.charCodeAt(n - 1) === 48) n--;
+  let mant = 0;
+  let digits = 0;
+  let sig = 0;
+  for (let k = i; k < n; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 46 /* . */) {
+      if (k !== dot) return false;
+      continue;
+    }
+    if (c < 48 || c > 57) return false;
+    digits++;
+    if (sig > 0 || c !== 48) sig++;
+    mant = mant * 10 + (c - 48);
+  }
+  // The zeros stripped after the dot were digits too ("1.0", "0.").
+  if (digits === 0 && !(dot >= 0 && n0 > dot + 1)) return false;
+  if (sig > 15) return false;
+  small.mant = neg ? -mant : mant;
+  small.frac = dot < 0 ? 0 : n - dot - 1;
+  return true;
+}
+
+/** toUnits for short decimals on the grid: the count of units, or undefined to take the exact path. */
+function smallUnits(s: string, unit: string): number | undefined {
+  if (!readSmall(unit) || small.mant <= 0) return undefined;
+  const um = small.mant;
+  const uf = small.frac;
+  if (!readSmall(s)) return undefined;
+  const f = Math.max(uf, small.frac);
+  if (f - uf > 15 || f - small.frac > 15) return undefined;
+  const v = small.mant * POW10_NUM[f - small.frac]!;
+  const u = um * POW10_NUM[f - uf]!;
+  if (!Number.isSafeInteger(v) || !Number.isSafeInteger(u) || v % u !== 0) return undefined;
+  return v / u + 0;
+}
+
+/** fromUnits for a safe count whose value stays below 2^53 in the unit's decimals, or undefined to take the exact path. */
+function smallText(n: number, unit: string): string | undefined {
+  if (!Number.isSafeInteger(n) || !readSmall(unit) || small.mant <= 0) return undefined;
+  const v = n * small.mant;
+  if (!Number.isSafeInteger(v)) return undefined;
+  const scale = small.frac;
+  const abs = String(Math.abs(v)).padStart(scale + 1, '0');
+  const int = abs.slice(0, abs.length - scale);
+  let end = abs.length;
+  while (end > abs.length - scale && abs.charCodeAt(end - 1) === 48) end--;
+  const body = end > abs.length - scale ? `${int}.${abs.slice(abs.length - scale, end)}` : int;
+  return v < 0 ? `-${body}` : body;
 }
 
 /** Returns `d` rounded down (toward zero) to `scale` decimals, as a string without trailing zeros. */

@@ -18,7 +18,7 @@ import { compareDecimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { AccountKind, Gateway, Instrument, OrderFill, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent } from '../model/index.ts';
+import type { AccountKind, Gateway, Instrument, OrderFill, OrderLocator, OrderReport, OrderRequest, OrderUpdateEvent, PositionUpdateEvent } from '../model/index.ts';
 import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
 import { ExecutorBudget, type Cost } from './budget.ts';
 import {
@@ -32,6 +32,8 @@ import { Reconciler, type ReconcileOptions } from './reconciler.ts';
 import { StrategyBooks } from './strategy-book.ts';
 
 const NO_SUCH_ORDER = -2013;
+/** How long a position event the fills do not explain waits for its successor before the bot reconciles. */
+const POSITION_CHECK_MS = 3_000;
 /** Cancel refusals that mean the order is already over: read it back to learn how. */
 const CANCEL_SETTLES = new Set([NO_SUCH_ORDER, -1139, -1142]);
 
@@ -158,6 +160,9 @@ export class OrderExecutor {
   private readonly retries = new Map<string, TimerHandle>();
   private running = 0;
   private timer: TimerHandle | undefined;
+  /** The pending check of a position event the fills do not explain, and whether one arrived since the last check. */
+  private positionCheck: TimerHandle | undefined;
+  private positionDoubt = false;
   private readonly offs: (() => void)[] = [];
   private readonly settle: SettleOptions;
   private readonly maxInFlight: number;
@@ -214,7 +219,7 @@ export class OrderExecutor {
     this.offs.push(
       this.o.bus.subscribe('order', (ev) => this.onStreamReport(ev), { label: 'executor' }),
       this.o.bus.subscribe('balance', (ev) => void this.o.portfolio.applyBalance(ev), { label: 'executor-balance' }),
-      this.o.bus.subscribe('position', (ev) => void this.o.portfolio.applyPosition(ev), { label: 'executor-position' }),
+      this.o.bus.subscribe('position', (ev) => this.onPositionEvent(ev), { label: 'executor-position' }),
       this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
     );
     const every = this.reconciler.everyMs;
@@ -224,9 +229,29 @@ export class OrderExecutor {
     }
   }
 
+  /**
+   * A position event whose quantity the counted fills do not explain is either late (its successor is
+   * on the way) or a change without an own fill (a liquidation). Position events carry no venue time,
+   * so the bot waits a moment and, when the newest event still disagrees, reconciles: once per doubting
+   * event, never in a loop on one stale event.
+   */
+  private onPositionEvent(ev: PositionUpdateEvent): void {
+    this.o.portfolio.applyPosition(ev);
+    if (!this.o.portfolio.positionsDisagree()) return;
+    this.positionDoubt = true;
+    this.positionCheck ??= this.o.clock.setTimeout(() => {
+      this.positionCheck = undefined;
+      if (!this.positionDoubt || !this.o.portfolio.positionsDisagree()) return;
+      this.positionDoubt = false;
+      void this.reconcile();
+    }, POSITION_CHECK_MS);
+  }
+
   /** Stops listening and timers; calls in flight finish, queued commands stay unsent. */
   stop(): void {
     this.stopped = true;
+    this.positionCheck?.cancel();
+    this.positionCheck = undefined;
     for (const off of this.offs.splice(0)) off();
     for (const t of this.retries.values()) t.cancel();
     this.retries.clear();

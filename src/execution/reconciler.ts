@@ -123,7 +123,15 @@ export class Reconciler {
     const before = this.ledger.seen.size;
     for (const account of this.opt.accounts) {
       const venueOpen = await this.read(`openOrders ${account}`, READ_WEIGHT.openOrders[account], () => this.d.gateway.openOrders(account));
-      const local = new Map([...this.d.store.map()].filter(([, o]) => o.account === account));
+      // Looked up by id, walked over the working orders only: not a copy of the thousands of finished ones kept.
+      const store = this.d.store;
+      const local = {
+        get: (id: string) => {
+          const o = store.get(id);
+          return o?.account === account ? o : undefined;
+        },
+        values: () => store.working().filter((o) => o.account === account),
+      };
       const r = reconcileOpenOrders({ local, venueOpen, policy: this.opt.unknownOrders, inFlight: this.d.inFlight() });
       for (const o of r.updated.values()) this.d.store.put(o, 'rest');
       for (const o of r.adopted) this.d.store.put(o, 'rest');

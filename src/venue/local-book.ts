@@ -69,11 +69,16 @@ export interface BookStats {
   readonly buffered: number;
 }
 
-/** One side's levels by integer price, with its best price kept as levels change (rescanned only after the best is removed). */
+/**
+ * One side's levels by integer price, with the prices and their levels kept sorted best first as
+ * levels come and go (a binary search and a move per new or removed price), so reading the book is a copy.
+ */
 class Side {
   readonly levels = new Map<number, Level>();
-  private top: number | undefined;
-  private stale = false;
+  /** Prices best first: ascending for asks, descending for bids. */
+  private readonly keys: number[] = [];
+  /** The level of each price in `keys`, index for index. */
+  private readonly sorted: Level[] = [];
 
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(readonly dir: 1 | -1) {}
@@ -83,28 +88,50 @@ class Side {
   }
 
   set(k: number, l: Level): void {
+    const had = this.levels.has(k);
     this.levels.set(k, l);
-    if (!this.stale && (this.top === undefined || (this.dir > 0 ? k < this.top : k > this.top))) this.top = k;
+    const i = this.find(k);
+    if (had) this.sorted[i] = l;
+    else {
+      this.keys.splice(i, 0, k);
+      this.sorted.splice(i, 0, l);
+    }
   }
 
   delete(k: number): void {
-    if (this.levels.delete(k) && k === this.top) this.stale = true;
+    if (!this.levels.delete(k)) return;
+    const i = this.find(k);
+    this.keys.splice(i, 1);
+    this.sorted.splice(i, 1);
   }
 
   clear(): void {
     this.levels.clear();
-    this.top = undefined;
-    this.stale = false;
+    this.keys.length = 0;
+    this.sorted.length = 0;
   }
 
   /** Returns the best price, undefined when the side is empty. */
   best(): number | undefined {
-    if (this.stale) {
-      this.stale = false;
-      this.top = undefined;
-      for (const k of this.levels.keys()) if (this.top === undefined || (this.dir > 0 ? k < this.top : k > this.top)) this.top = k;
+    return this.keys[0];
+  }
+
+  /** Returns the best `n` levels, best first. */
+  top(n: number): Level[] {
+    return n >= this.sorted.length ? this.sorted.slice() : this.sorted.slice(0, n);
+  }
+
+  /** Returns the index where `k` is or would go. */
+  private find(k: number): number {
+    const a = this.keys;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((a[mid]! - k) * this.dir < 0) lo = mid + 1;
+      else hi = mid;
     }
-    return this.top;
+    return lo;
   }
 }
 
@@ -211,12 +238,12 @@ export class LocalBook {
 
   /** Returns the best `n` bids, best first (all when n is absent). */
   bids(n = Infinity): Level[] {
-    return sorted(this.bidsMap, -1, n);
+    return this.bidsMap.top(n);
   }
 
   /** Returns the best `n` asks, best first (all when n is absent). */
   asks(n = Infinity): Level[] {
-    return sorted(this.asksMap, 1, n);
+    return this.asksMap.top(n);
   }
 
   /** Marks the book out of step (a reconnect, a resync asked from outside); diffs are buffered until the next snapshot. */
@@ -343,11 +370,4 @@ export class LocalBook {
     }
     this.scale = to;
   }
-}
-
-function sorted(side: Side, dir: 1 | -1, n: number): Level[] {
-  const keys = [...side.levels.keys()].sort((a, b) => (a - b) * dir);
-  const out: Level[] = [];
-  for (let i = 0; i < keys.length && i < n; i++) out.push(side.get(keys[i]!)!);
-  return out;
 }

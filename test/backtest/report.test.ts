@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resultFiles } from '../../src/backtest/report/files.ts';
-import { reportHtml, snapTime, thin } from '../../src/backtest/report/html.ts';
+import { reportHtml, snapTime, thin, TIME_LABELS_JS } from '../../src/backtest/report/html.ts';
 import { defaultResultsDir, writeResults } from '../../src/backtest/report/write.ts';
 import { barRun } from './bar-run.ts';
 import { countColour, decodePng } from './png.ts';
@@ -55,6 +55,25 @@ describe('results files', () => {
 
   it('names the default folder after the config and the start time', () => {
     expect(defaultResultsDir('config/backtest.yaml', new Date(Date.UTC(2026, 10, 24, 3, 4, 5)))).toBe(join('backtest', 'results', 'backtest-20261124-030405'));
+  });
+
+  it('labels the time axis in UTC: seconds on a short run, dates where the day changes, years and months on long ones', () => {
+    // The page's own label functions, run as the page runs them.
+    const { timeLabel, fullTime } = new Function(`${TIME_LABELS_JS}; return { timeLabel, fullTime };`)() as { timeLabel: (t: number, type: number, span: number) => string; fullTime: (t: number) => string };
+    const t = Date.UTC(2024, 7, 8, 23, 54, 13) / 1000;
+    // A 2-minute run: time marks carry seconds.
+    expect(timeLabel(t, 3, 120)).toBe('23:54:13');
+    expect(timeLabel(t, 4, 120)).toBe('23:54:13');
+    // A 6-week run: hours and minutes, and the date where a day starts.
+    expect(timeLabel(t, 3, 42 * 86_400)).toBe('23:54');
+    expect(timeLabel(t, 2, 42 * 86_400)).toBe('8 Aug');
+    expect(timeLabel(t, 1, 400 * 86_400)).toBe('Aug 2024');
+    expect(timeLabel(t, 0, 400 * 86_400)).toBe('2024');
+    expect(fullTime(t)).toBe('2024-08-08 23:54:13 UTC');
+    // The page sets seconds visible by the run's span and uses these labels.
+    const html = reportHtml(barRun());
+    expect(html).toContain('tickMarkFormatter: function (t, type) { return timeLabel(t, type, span); }');
+    expect(html).toContain('secondsVisible: span < 7200');
   });
 
   it('report.html holds everything it needs: the library and data inline, nothing fetched', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, formatScaled, fromUnits, normalizeDecimal, parseScaled, scaleOf, toUnits } from '../../src/core/fixed.ts';
+import fc from 'fast-check';
+import { compareDecimal, Decimal, formatScaled, fromUnits, normalizeDecimal, parseScaled, scaleOf, toUnits } from '../../src/core/fixed.ts';
 import { ParseError } from '../../src/core/errors.ts';
 
 describe('fixed-point helpers', () => {
@@ -43,5 +44,37 @@ describe('fixed-point helpers', () => {
     expect(compareDecimal('0.1', '0.10')).toBe(0);
     expect(compareDecimal('0.00000001', '0')).toBe(1);
     expect(compareDecimal('-1', '0.5')).toBe(-1);
+  });
+});
+
+describe('fixed-point helpers on any decimal text', () => {
+  // Short strings take a number path and long ones the bigint path: both must give decimal.js's exact answers.
+  const digits = fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '9'), minLength: 0, maxLength: 20 });
+  const decimalText = fc.tuple(fc.constantFrom('', '-', '+'), digits, fc.boolean(), digits)
+    .filter(([, i, dot, f]) => i.length > 0 || (dot && f.length > 0))
+    .map(([sign, i, dot, f]) => `${sign}${i}${dot ? `.${f}` : ''}`);
+  const unitText = fc.constantFrom('0.01', '0.00000001', '1', '0.1', '5', '0.0100', '0.5', '10', '0.000000000000000001');
+
+  it('toUnits is the exact quotient when the text is on the grid and throws otherwise', () => {
+    fc.assert(fc.property(decimalText, unitText, (s, unit) => {
+      const q = new Decimal(s).div(unit);
+      const fits = q.isInteger() && q.abs().lte(Number.MAX_SAFE_INTEGER);
+      if (fits) expect(toUnits(s, unit)).toBe(q.toNumber() + 0);
+      else expect(() => toUnits(s, unit)).toThrow(ParseError);
+    }), { numRuns: 3000 });
+  });
+
+  it('fromUnits writes n units without trailing zeros, and toUnits reads it back', () => {
+    fc.assert(fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), unitText, (n, unit) => {
+      const text = fromUnits(n, unit);
+      expect(text).toBe(new Decimal(n).mul(unit).toFixed());
+      expect(toUnits(text, unit)).toBe(n + 0);
+    }), { numRuns: 3000 });
+  });
+
+  it('compareDecimal orders texts as their values', () => {
+    fc.assert(fc.property(decimalText, decimalText, (a, b) => {
+      expect(compareDecimal(a, b)).toBe(new Decimal(a).comparedTo(b));
+    }), { numRuns: 3000 });
   });
 });

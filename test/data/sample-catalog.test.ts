@@ -26,7 +26,8 @@ describe('the sample catalog', () => {
   it('is what converting its committed sources gives, file for file', async () => {
     const t = tempDir();
     cleanup = t.remove;
-    const inputs = [L2, join(REAL, 'trades.json'), join(REAL, 'candlestick1m.json'), join(REAL, 'binance-rest')];
+    const hourly = fileURLToPath(new URL('../backtest/data/binance-btcusdt-1h-2020/extracted_api_v3_klines_BTCUSDT_1h_2020-04-30_2020-06-11.json', import.meta.url));
+    const inputs = [L2, join(REAL, 'trades.json'), join(REAL, 'candlestick1m.json'), join(REAL, 'binance-rest'), hourly];
     const { index } = await convert({ inputs, out: t.dir, mapping: sampleMapping() });
     expect(index).toEqual(readCatalog(SAMPLES));
   });

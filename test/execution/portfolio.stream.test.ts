@@ -135,6 +135,31 @@ describe('portfolio between snapshots, from the stream', () => {
     expect(new Decimal(longQty()!).toFixed()).toBe(new Decimal((await venueLong())!).toFixed());
   });
 
+  it('a liquidation (a position change no own fill explains) shows within seconds, by a reconciliation the disagreeing position event asks for', async () => {
+    const symbol = 'BTC-SWAP-USDT';
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const x = r;
+    const longQty = (): string | undefined => x.portfolio.view().positions.find((p) => p.symbol === symbol && p.side === 'LONG')?.qty;
+    await x.counter.newContractOrder({
+      clientOrderId: 'lq-maker', symbol, side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'GTC',
+    });
+    const buy = x.ex.submit({
+      kind: 'placeContract', strategyId: 'trend', symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
+      orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'IOC',
+    });
+    expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && longQty() !== undefined)).toBe(true);
+    // The index walks down until the venue liquidates the long: no order of the bot's, only the stream's position event.
+    const venue = x.t.venue.backend.venue;
+    let index = 30000;
+    while ((await x.gateway.positions()).some((p) => p.symbol === symbol && p.side === 'LONG') && index > 20000) {
+      index -= 50;
+      venue.setIndexPrice('BTCUSDT', String(index));
+      await x.t.clock.advance(100);
+    }
+    expect((await x.gateway.positions()).filter((p) => p.symbol === symbol && p.side === 'LONG')).toEqual([]);
+    expect(await until(x, () => longQty() === undefined, 10_000, 250)).toBe(true);
+  });
+
   it('spot balance events delivered late carry the venue time, so fills read after them still move them: totals equal the venue', async () => {
     r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
     const x = r;

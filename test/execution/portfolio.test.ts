@@ -43,6 +43,26 @@ describe('portfolio fed by fills and snapshots', () => {
     expect(pf.view().positions[0]!.unrealizedPnl).toBe('0.0015');
   });
 
+  it('PnL today asked for between fills follows each fill, starts again at 0 UTC and keeps what a snapshot folded in', () => {
+    const day = 86_400_000;
+    const pf = new Portfolio(instruments, () => 'mm');
+    const at = (f: FillReport, time: number): FillReport => ({ ...f, time });
+    expect(pf.realizedToday(1000)).toEqual({});
+    pf.applyFills([at(fill('1', 'BUY_OPEN', '100', '8000'), 1000)]);
+    expect(pf.realizedToday(1000)).toEqual({ mm: '0' });
+    // 40 × (1/8000 − 1/10000) = 0.001, less its fee.
+    pf.applyFills([at(fill('2', 'SELL_CLOSE', '40', '10000', '0.00001'), 2000)]);
+    expect(pf.realizedToday(2000)).toEqual({ mm: '0.00099' });
+    pf.applyFills([at(fill('3', 'SELL_CLOSE', '40', '10000'), day + 5)]);
+    expect(pf.realizedToday(day + 5)).toEqual({ mm: '0.001' });
+    expect(pf.realizedToday(2000)).toEqual({ mm: '0.00099' });
+    // A snapshot holding all three: the PnL it folds in stays counted on its day.
+    pf.adopt({ positions: [], watermark: { contract: '3' } });
+    expect(pf.pendingFills()).toBe(0);
+    expect(pf.realizedToday(day + 6)).toEqual({ mm: '0.001' });
+    expect(pf.realizedToday(3000)).toEqual({ mm: '0.00099' });
+  });
+
   it('never applies a fill the snapshot already holds (at or below its watermark), nor one twice', () => {
     const pf = new Portfolio(instruments);
     pf.adopt({ positions: parsePositionList(loadSample('contract-positions.official').payload), watermark: { contract: '20' } });

@@ -39,3 +39,6 @@ export const noAccount: ExchangeAccount = {
   fill: () => ({ fee: '0', feeAsset: '' }),
   release: () => undefined,
 };
+
+/** Balance-flow entries a backtest account's ledger keeps (as many as the venue's endpoint returns): nothing in a backtest reads them, and 100 000 per account would only fill the heap. */
+export const BACKTEST_FLOWS = 500;

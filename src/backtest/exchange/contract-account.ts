@@ -14,7 +14,7 @@ import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import type { FeeRates } from '../../sim/ledger/types.ts';
 import { RoundTrips } from '../trades.ts';
-import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
+import { BACKTEST_FLOWS, type AccountOrder, type ExchangeAccount, type FillSettlement } from './account.ts';
 import { checkContract } from './venue-check.ts';
 
 /** What an open order holds: margin for an open, reserved quantity for a close. */
@@ -30,6 +30,8 @@ export interface ContractAccountOptions {
   readonly balance: string;
   /** Maker and taker fee rates (default: the venue's contract defaults). */
   readonly fees?: FeeRates;
+  /** Called after a change no order report carries: a funding settlement or a liquidation. */
+  readonly onChange?: () => void;
 }
 
 /** Where funding rates come from: recorded per interval start, or configured. */
@@ -59,7 +61,7 @@ export class ContractAccount implements ExchangeAccount {
     if (!c) throw new Error(`${o.inst.symbol} is not a contract`);
     this.symbol = c.symbol;
     this.token = c.marginToken;
-    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: '0', taker: '0' } });
+    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: '0', taker: '0' }, maxFlowsPerAccount: BACKTEST_FLOWS });
     // The venue's contract desk over this ledger: its positions settle, its planning validates.
     const core = new EngineCore(o.clock, this.ledger, 'backtest', false);
     core.instruments.set(o.inst.symbol, o.inst);
@@ -153,17 +155,21 @@ export class ContractAccount implements ExchangeAccount {
     this.liquidations.push(...done);
     // A liquidation loses the position's margin: the trip ends with that loss.
     for (const l of done) this.trips.realize(fmtAmount(-l.margin));
-    if (done.length > 0) this.trips.positionAfter(this.netPosition());
+    if (done.length > 0) {
+      this.trips.positionAfter(this.netPosition());
+      this.o.onChange?.();
+    }
     return done.map((l) => l.side);
   }
 
-  /** Starts funding at each 8-hour boundary of the clock, at `rate(intervalStart)` and the latest mark. */
-  startFunding(rate: FundingRateSource): void {
+  /** Starts funding at each 8-hour boundary of the clock (the venue's, 04:00, 12:00 and 20:00 UTC, unless `offsetMs` from midnight says otherwise), at `rate(intervalStart)` and the latest mark. */
+  startFunding(rate: FundingRateSource, offsetMs?: number): void {
     if (this.schedule) return;
     this.schedule = new FundingSchedule(this.o.clock, this.positions, new IndexPrices(this.o.clock), {
       rate: (_symbol, start) => toAmount(rate(start), 'fundingRate'),
       mark: () => this.mark,
     }, {
+      ...(offsetMs === undefined ? {} : { offsetMs }),
       onSettled: (_symbol, result) => {
         for (const p of result.payments) {
           if (p.accountId !== this.accountId) continue;
@@ -171,9 +177,15 @@ export class ContractAccount implements ExchangeAccount {
           else this.fundingReceived += p.amount;
           this.trips.realize(fmtAmount(p.amount));
         }
+        this.o.onChange?.();
       },
     });
     this.schedule.start();
+  }
+
+  /** Returns the latest mark price (undefined before the first). */
+  markPrice(): Amount | undefined {
+    return this.mark;
   }
 
   /** Returns the funding settlements so far. */

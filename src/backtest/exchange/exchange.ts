@@ -65,7 +65,7 @@ export interface BacktestExchangeOptions {
   readonly account?: ExchangeAccount;
   /** First order id (default 1). */
   readonly firstOrderId?: bigint;
-  /** Finished orders remembered for duplicate-id and cancel answers (default 10 000); older ones are forgotten. */
+  /** Finished orders remembered for duplicate-id and cancel answers (default 1 000); older ones are forgotten. */
   readonly keepFinished?: number;
   /** Where the data has no mark prices: take the mid of the recorded book as the mark whenever it moves. */
   readonly markFromMid?: boolean;
@@ -102,7 +102,7 @@ export class BacktestExchange {
   constructor(private readonly o: BacktestExchangeOptions) {
     this.account = o.account ?? noAccount;
     this.nextId = o.firstOrderId ?? 1n;
-    this.keepFinished = o.keepFinished ?? 10_000;
+    this.keepFinished = o.keepFinished ?? 1_000;
     if (!Number.isSafeInteger(this.keepFinished) || this.keepFinished < 1) throw new Error('keepFinished must be a positive integer');
   }
 
@@ -149,10 +149,10 @@ export class BacktestExchange {
   onRecorded(ev: RecordedEvent): void {
     switch (ev.kind) {
       case 'depth':
-        this.onDepth(ev.side, ev.priceTicks, ev.lots);
+        this.recordDepth(ev.side, ev.priceTicks, ev.lots);
         break;
       case 'trade':
-        this.onTrade(ev.priceTicks, ev.lots, ev.takerSide);
+        this.recordTrade(ev.priceTicks, ev.lots, ev.takerSide);
         break;
       case 'mark':
         this.onMark(ev.price);
@@ -162,7 +162,8 @@ export class BacktestExchange {
     }
   }
 
-  private onDepth(side: BookSide, price: number, lots: number): void {
+  /** Applies a recorded level change (onRecorded's depth, without an event object per level: the runner's hot path). */
+  recordDepth(side: BookSide, price: number, lots: number): void {
     const prev = this.book.setLevel(side, price, lots);
     const mine = this.resting[side].get(price);
     if (mine) {
@@ -220,7 +221,8 @@ export class BacktestExchange {
     }
   }
 
-  private onTrade(price: number, lots: number, takerSide: BookSide): void {
+  /** Applies a recorded trade (onRecorded's trade, without an event object). */
+  recordTrade(price: number, lots: number, takerSide: BookSide): void {
     this.last = price;
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;

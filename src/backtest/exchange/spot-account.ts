@@ -11,7 +11,7 @@ import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import { RoundTrips } from '../trades.ts';
-import type { AccountOrder, ExchangeAccount, FillSettlement } from './account.ts';
+import { BACKTEST_FLOWS, type AccountOrder, type ExchangeAccount, type FillSettlement } from './account.ts';
 import { checkSpot } from './venue-check.ts';
 
 /** How the account starts. */
@@ -48,7 +48,7 @@ export class SpotAccount implements ExchangeAccount {
     if (!inst.spot) throw new Error(`${inst.symbol} is not a spot symbol`);
     this.base = inst.baseAsset;
     this.quote = inst.quoteAsset;
-    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: o.makerFee ?? '0.001', taker: o.takerFee ?? '0.001' } });
+    this.ledger = new Ledger({ clock: o.clock, spotFees: { maker: o.makerFee ?? '0.001', taker: o.takerFee ?? '0.001' }, maxFlowsPerAccount: BACKTEST_FLOWS });
     const user = this.ledger.createUser();
     for (const [asset, text] of Object.entries(o.balances)) {
       const a = toAmount(text, `balances.${asset}`);

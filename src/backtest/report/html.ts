@@ -201,17 +201,53 @@ th{color:#59636e}
 `;
 }
 
+/** Runs shorter than this (seconds) label their time axis with seconds. */
+const SECONDS_SPAN = 2 * 3600;
+
+/**
+ * The page's time labels, in UTC whatever the reader's zone: `timeLabel(t, type, span)` labels an axis
+ * mark at `t` (epoch seconds) of the library's TickMarkType (0 year, 1 month, 2 day, 3 time, 4 time
+ * with seconds) on a run `span` seconds long — seconds on short runs, dates where the day changes on
+ * long ones; `fullTime(t)` is the crosshair's label. Page script (ES5), kept apart so it is tested.
+ */
+export const TIME_LABELS_JS = `
+function pad2(n) { return (n < 10 ? '0' : '') + n; }
+var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+function timeLabel(t, type, span) {
+  var d = new Date(t * 1000);
+  var hm = pad2(d.getUTCHours()) + ':' + pad2(d.getUTCMinutes());
+  var hms = hm + ':' + pad2(d.getUTCSeconds());
+  switch (type) {
+    case 0: return String(d.getUTCFullYear());
+    case 1: return MONTHS[d.getUTCMonth()] + ' ' + d.getUTCFullYear();
+    case 2: return d.getUTCDate() + ' ' + MONTHS[d.getUTCMonth()];
+    case 3: return span < ${SECONDS_SPAN} ? hms : hm;
+    default: return hms;
+  }
+}
+function fullTime(t) {
+  var d = new Date(t * 1000);
+  return d.getUTCFullYear() + '-' + pad2(d.getUTCMonth() + 1) + '-' + pad2(d.getUTCDate()) + ' ' + pad2(d.getUTCHours()) + ':' + pad2(d.getUTCMinutes()) + ':' + pad2(d.getUTCSeconds()) + ' UTC';
+}
+`;
+
 /** The page's own script: builds the four charts from the inlined data and keeps their time axes together. */
 const APP = `(function () {
   'use strict';
   var LC = window.LightweightCharts;
   var d = JSON.parse(document.getElementById('report-data').textContent);
   var line = function (p) { return { time: p[0], value: Number(p[1]) }; };
+  ${TIME_LABELS_JS}
+  var first = Infinity;
+  var last = -Infinity;
+  [d.price, d.equity].forEach(function (s) { s.forEach(function (p) { if (p[0] < first) first = p[0]; if (p[0] > last) last = p[0]; }); });
+  var span = last > first ? last - first : 0;
   var opts = {
     autoSize: true,
     layout: { background: { color: '#ffffff' }, textColor: '#1f2328' },
     grid: { vertLines: { color: '#eaeef2' }, horzLines: { color: '#eaeef2' } },
-    timeScale: { timeVisible: true, secondsVisible: false },
+    localization: { timeFormatter: fullTime },
+    timeScale: { timeVisible: true, secondsVisible: span < ${SECONDS_SPAN}, tickMarkFormatter: function (t, type) { return timeLabel(t, type, span); } },
     rightPriceScale: { borderColor: '#d0d7de', minimumWidth: 84 }
   };
   var charts = [];

@@ -6,16 +6,18 @@
 import type { VirtualClock } from '../../core/clock.ts';
 import { replay, type ReplayStats } from '../../data/replay.ts';
 import type { TableName } from '../../data/tables.ts';
-import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, Level } from '../../model/index.ts';
+import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, KlineEvent, Level } from '../../model/index.ts';
+import type { Bar } from '../bars.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
+import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
 import type { BookSide } from '../exchange/types.ts';
 
-/** One symbol the strategies trade: the exchange that sees its recorded book and trades. */
+/** One symbol the strategies trade: the exchange that sees its recorded book, trades and marks (L2), or its bars (bar mode). */
 export interface DrivenMarket {
   readonly inst: SimInstrument;
-  readonly exchange: BacktestExchange;
+  readonly exchange: BacktestExchange | BarExchange;
 }
 
 export interface DriveOptions {
@@ -65,7 +67,7 @@ async function settle(busy?: Busy): Promise<void> {
  * their own times; after each instant the bot's promise continuations run before time moves on.
  */
 export async function drive(o: DriveOptions): Promise<ReplayStats> {
-  const window = o.window ?? 4096;
+  const window = o.window ?? 512;
   const clock = o.clock;
   // Read from the replay, not yet applied: events and their local and exchange times (ms).
   let inEv: BusEvent[] = [];
@@ -95,7 +97,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       await settle(o.busy);
     }
     clock.advanceToSync(t);
-    if (outHead > 4096) {
+    if (outHead > 512) {
       outEv.splice(0, outHead);
       outLocal.splice(0, outHead);
       outHead = 0;
@@ -128,7 +130,8 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     sink: (ev, localUs, exchangeUs) => {
       inEv.push(ev);
       inLocal.push(Math.floor(localUs / 1000));
-      inExch.push(Math.floor(exchangeUs / 1000));
+      // A bar starts at its open at the exchange (bar mode walks its path from there); the strategy still sees it at its close.
+      inExch.push(ev.kind === 'kline' && o.markets.get(ev.symbol)?.exchange instanceof BarExchange ? ev.openTime : Math.floor(exchangeUs / 1000));
     },
     pace: () => (inEv.length >= window ? work() : undefined),
   });
@@ -139,26 +142,32 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
 
 /** Applies a market event to its symbol's exchange at the clock's (exchange) time. */
 function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEvent, time: number): void {
+  const m = 'symbol' in ev ? markets.get(ev.symbol) : undefined;
+  if (m === undefined) return;
+  const ex = m.exchange;
+  if (ex instanceof BarExchange) {
+    if (ev.kind === 'kline' && ev.closed) ex.onBar(barOf(m.inst, ev));
+    return;
+  }
   switch (ev.kind) {
     case 'depthSnapshot':
-    case 'depthUpdate': {
-      const m = markets.get(ev.symbol);
-      if (m) applyDepth(m, ev, time);
+    case 'depthUpdate':
+      applyDepth(m, ex, ev, time);
       return;
-    }
     case 'trade': {
-      const m = markets.get(ev.symbol);
-      if (!m) return;
       const priceTicks = decimalUnits(ev.price, m.inst.tick);
       const lots = decimalUnits(ev.qty, m.inst.step);
-      if (priceTicks > 0 && lots > 0) m.exchange.onRecorded({ kind: 'trade', time, priceTicks, lots, takerSide: ev.takerSide === 'BUY' ? 0 : 1 });
+      if (priceTicks > 0 && lots > 0) ex.recordTrade(priceTicks, lots, ev.takerSide === 'BUY' ? 0 : 1);
       return;
     }
+    case 'index':
+      // A recorded index of a contract is its mark (as the portfolio takes it): funding and liquidation follow it.
+      if (m.inst.contract) ex.onRecorded({ kind: 'mark', time, price: ev.index });
+      return;
     // drive asks the replay for levels, never for batches.
     case 'depthBatch':
     case 'kline':
     case 'ticker':
-    case 'index':
     case 'funding':
     case 'order':
     case 'position':
@@ -176,8 +185,13 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
 /** The book version each symbol's exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
 const applied = new WeakMap<DrivenMarket, string>();
 
-function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, time: number): void {
-  const ex = m.exchange;
+/** Returns a kline as a bar in ticks; it closes (and reaches the strategy) 1 ms after its close time, at the next bar's open. */
+function barOf(inst: SimInstrument, k: KlineEvent): Bar {
+  const t = (s: string): number => decimalUnits(s, inst.tick);
+  return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
+}
+
+function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEvent | DepthUpdateEvent, time: number): void {
   if (ev.kind === 'depthSnapshot') {
     if (applied.get(m) === ev.version) return;
     // A snapshot replaces the book: levels it does not hold are gone.
@@ -186,8 +200,8 @@ function applyDepth(m: DrivenMarket, ev: DepthSnapshotEvent | DepthUpdateEvent, 
       for (const p of [...ex.book.levels(side)]) if (!keep.has(p)) ex.onRecorded({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
     }
   }
-  setLevels(m, 0, ev.bids, time);
-  setLevels(m, 1, ev.asks, time);
+  setLevels(m, ex, 0, ev.bids);
+  setLevels(m, ex, 1, ev.asks);
   applied.set(m, ev.version);
 }
 
@@ -195,11 +209,11 @@ function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {
   return levels.map((l) => decimalUnits(l[0], m.inst.tick));
 }
 
-function setLevels(m: DrivenMarket, side: BookSide, levels: readonly Level[], time: number): void {
+function setLevels(m: DrivenMarket, ex: BacktestExchange, side: BookSide, levels: readonly Level[]): void {
   for (const l of levels) {
     const priceTicks = decimalUnits(l[0], m.inst.tick);
     const lots = decimalUnits(l[1], m.inst.step);
-    if (priceTicks > 0 && lots >= 0) m.exchange.onRecorded({ kind: 'depth', time, side, priceTicks, lots });
+    if (priceTicks > 0 && lots >= 0) ex.recordDepth(side, priceTicks, lots);
   }
 }
 

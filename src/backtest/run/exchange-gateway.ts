@@ -1,34 +1,41 @@
 /**
- * The bot's Gateway over the backtest exchanges (one per traded symbol): orders and cancels reach an
- * exchange after its entry latency, its reports come back after the response latency both as the
- * REST answer and, as the user stream delivers them, as order and balance events on the sink.
+ * The bot's Gateway over the backtest exchanges (one per traded symbol, spot or contract): orders and
+ * cancels reach an exchange after its entry latency, its reports come back after the response latency
+ * both as the REST answer and, as the user stream delivers them, as order, balance and (contracts)
+ * position events on the sink.
  */
 import type { VirtualClock } from '../../core/clock.ts';
 import { VenueError } from '../../core/errors.ts';
 import {
-  balanceUpdateEvent, orderUpdateEvent, type AccountKind, type Balances, type BrokerInfo, type BusEvent, type FillReport, type Gateway, type OrderLocator,
-  type OrderReport, type OrderRequest as ModelOrderRequest, type Position, type ReportOrderStatus, type SpotSymbol,
+  balanceUpdateEvent, orderUpdateEvent, positionUpdateEvent, type AccountKind, type Balances, type BrokerInfo, type BusEvent, type ContractBalance, type FillReport,
+  type Gateway, type OrderLocator, type OrderReport, type OrderRequest as ModelOrderRequest, type Position, type SpotOrderRequest, type ContractOrderRequest, type PositionSide, type ReportOrderStatus,
 } from '../../model/index.ts';
+import { positionView, positionWire } from '../../sim/contracts/view.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { fmtAmount } from '../../sim/ledger/amount.ts';
 import { venueErrorFor } from '../../venue/errors.ts';
-import type { BacktestExchange } from '../exchange/exchange.ts';
+import { ContractAccount } from '../exchange/contract-account.ts';
 import type { SpotAccount } from '../exchange/spot-account.ts';
 import type { ExecutionReport, OrderRequest } from '../exchange/types.ts';
 
-/** One traded symbol: its instrument, exchange and account. */
+/** Where the gateway sends a symbol's orders and cancels: the L2 BacktestExchange, or the BarExchange of bar mode. */
+export interface OrderTaker {
+  submit(req: OrderRequest): void;
+  cancel(clientOrderId: string): void;
+}
+
+/** One traded symbol: its instrument, exchange and account (a spot account, or a contracts account for a contract). */
 export interface GatewayMarket {
   readonly inst: SimInstrument;
-  readonly spot: SpotSymbol;
-  readonly exchange: BacktestExchange;
-  readonly account: SpotAccount;
+  readonly exchange: OrderTaker;
+  readonly account: SpotAccount | ContractAccount;
 }
 
 /** An order as the gateway tracks it from its reports. */
 interface Tracked {
   readonly symbol: string;
-  readonly req: ModelOrderRequest & { account: 'spot' };
+  readonly req: ModelOrderRequest;
   readonly market: GatewayMarket;
   orderId: string;
   status: ReportOrderStatus;
@@ -47,12 +54,12 @@ export interface GatewayFill extends FillReport {
 
 /** Code the venue answers for an order it does not know. */
 const UNKNOWN_ORDER = -2013;
-/** What the gateway remembers (defaults: 10 000 finished orders, as the exchange; 10 000 fills, far more than one read asks for). */
+/** What the gateway remembers (defaults: 1 000 finished orders, as the exchange; 1 000 fills, more than the reads between two reconciliations ask for). */
 export interface GatewayBounds {
   readonly finishedOrders: number;
   readonly fills: number;
 }
-const DEFAULT_BOUNDS: GatewayBounds = { finishedOrders: 10_000, fills: 10_000 };
+const DEFAULT_BOUNDS: GatewayBounds = { finishedOrders: 1_000, fills: 1_000 };
 
 type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void };
 
@@ -65,8 +72,10 @@ export class ExchangeGateway implements Gateway {
   private readonly cancelling = new Map<string, Waiter[]>();
   private readonly fills: GatewayFill[] = [];
   private nextTradeId = 1;
-  /** The balance last reported per asset and market (two per traded symbol). */
+  /** The balance last reported per asset and market (two per traded spot symbol, one per contract). */
   private readonly lastBalance = new Map<string, { free: bigint; locked: bigint }>();
+  /** The position last reported per contract side, as its event's text. */
+  private readonly lastPosition = new Map<string, string>();
 
   constructor(
     private readonly clock: VirtualClock,
@@ -109,28 +118,23 @@ export class ExchangeGateway implements Gateway {
     let fill: GatewayFill | undefined;
     if (r.execType === 'TRADE') {
       fill = {
-        account: 'spot', symbol, tradeId: String(this.nextTradeId++), orderId: r.orderId, clientOrderId: r.clientOrderId, side: t.req.side, price: fillPrice, qty: fillQty,
+        account: t.req.account, symbol, tradeId: String(this.nextTradeId++), orderId: r.orderId, clientOrderId: r.clientOrderId, side: t.req.side, price: fillPrice, qty: fillQty,
         fee: r.fee, feeAsset: r.feeAsset, maker: r.isMaker, time: now,
       };
       this.fills.push(fill);
       if (this.fills.length > 2 * this.bounds.fills) this.fills.splice(0, this.fills.length - this.bounds.fills);
       this.record.fill(fill);
     }
+    const req = t.req;
+    const contract = req.account === 'contract';
     this.sink(orderUpdateEvent({
-      ts: r.exchTime, recvTs: now, account: 'spot', symbol, clientOrderId: r.clientOrderId, orderId: r.orderId, status: r.status,
-      side: t.req.side, type: t.req.type, timeInForce: t.req.timeInForce ?? 'GTC', price: report.price, origQty: report.origQty, executedQty: report.executedQty,
+      ts: r.exchTime, recvTs: now, account: req.account, symbol, clientOrderId: r.clientOrderId, orderId: r.orderId, status: r.status,
+      side: req.side, type: req.account === 'spot' ? req.type : req.orderType, timeInForce: req.timeInForce ?? 'GTC', price: report.price, origQty: report.origQty, executedQty: report.executedQty,
       cumQuote: fmtAmount(t.cumQuote), lastQty: fillQty, lastPrice: fillPrice, tradeId: fill?.tradeId, fee: r.fee, feeAsset: r.execType === 'TRADE' ? r.feeAsset : undefined,
-      maker: r.isMaker, createdTs: t.createdTs, closeOrder: undefined, leverage: undefined,
+      maker: r.isMaker, createdTs: t.createdTs, closeOrder: contract ? req.side === 'BUY_CLOSE' || req.side === 'SELL_CLOSE' : undefined,
+      leverage: contract ? req.leverage : undefined,
     }));
-    // As the venue's account events: the balances this report's operation changed, one event per asset.
-    for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
-      const b = m.account.balance(asset);
-      const key = `${asset} ${m.inst.symbol}`;
-      const last = this.lastBalance.get(key);
-      if (last !== undefined && last.free === b.free && last.locked === b.locked) continue;
-      this.lastBalance.set(key, b);
-      this.sink(balanceUpdateEvent({ ts: r.exchTime, recvTs: now, account: 'spot', asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
-    }
+    this.accountEvents(m, r.exchTime);
     const w = this.placing.get(r.clientOrderId);
     if (w) {
       this.placing.delete(r.clientOrderId);
@@ -140,41 +144,61 @@ export class ExchangeGateway implements Gateway {
     if (r.status === 'CANCELED' || r.status === 'FILLED' || r.status === 'REJECTED') this.retire(r.clientOrderId);
   }
 
+  /**
+   * Sends what an account change moved, as the venue's account events do: each balance that changed
+   * (one event per asset) and, for a contract, each position side that changed. The runner calls it
+   * after funding and liquidations too, which no order report carries.
+   */
+  accountEvents(m: GatewayMarket, ts: number): void {
+    const now = this.clock.now();
+    const acc = m.account;
+    if (acc instanceof ContractAccount) {
+      const b = acc.ledger.balance(acc.accountId, acc.token);
+      this.balanceEvent('contract', acc.token, m.inst.symbol, b, ts, now);
+      for (const side of ['LONG', 'SHORT'] as const) this.positionEvent(m, acc, side, ts, now);
+      return;
+    }
+    for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) this.balanceEvent('spot', asset, m.inst.symbol, acc.balance(asset), ts, now);
+  }
+
+  private balanceEvent(account: AccountKind, asset: string, symbol: string, b: { free: bigint; locked: bigint }, ts: number, now: number): void {
+    const key = `${account} ${asset} ${symbol}`;
+    const last = this.lastBalance.get(key);
+    if (last !== undefined && last.free === b.free && last.locked === b.locked) return;
+    this.lastBalance.set(key, b);
+    this.sink(balanceUpdateEvent({ ts, recvTs: now, account, asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
+  }
+
+  private positionEvent(m: GatewayMarket, acc: ContractAccount, side: PositionSide, ts: number, now: number): void {
+    const p = acc.positions.get(acc.accountId, m.inst.symbol, side);
+    const spec = acc.positions.spec(m.inst.symbol);
+    const mark = p === undefined ? 0n : acc.markPrice() ?? p.avgPrice;
+    const w = p === undefined ? undefined : positionWire(spec, positionView(spec, p, mark, mark));
+    const text = w === undefined ? '' : `${w.position} ${w.avgPrice} ${w.margin} ${w.available} ${w.realizedPnL}`;
+    const key = `${m.inst.symbol} ${side}`;
+    if ((this.lastPosition.get(key) ?? '') === text) return;
+    this.lastPosition.set(key, text);
+    this.sink(positionUpdateEvent({
+      symbol: m.inst.symbol, accountId: acc.accountId, side, avgPrice: w?.avgPrice ?? '0', position: w?.position ?? '0', available: w?.available ?? '0',
+      liquidationPrice: w?.flp ?? '0', margin: w?.margin ?? '0', realizedPnl: w?.realizedPnL ?? '0', ts, recvTs: now,
+    }));
+  }
+
   place(req: ModelOrderRequest): Promise<OrderReport> {
-    if (req.account !== 'spot') return Promise.reject(venueErrorFor(-1121, `${req.symbol}: the backtest trades spot symbols so far`, { httpStatus: 400 }));
     const m = this.markets.get(req.symbol);
-    if (m === undefined) return Promise.reject(venueErrorFor(-1121, `invalid symbol ${req.symbol}`, { httpStatus: 400 }));
+    if (m === undefined || (req.account === 'contract') !== (m.inst.contract !== undefined)) return Promise.reject(venueErrorFor(-1121, `invalid symbol ${req.symbol}`, { httpStatus: 400 }));
     if (this.orders.has(req.clientOrderId)) return Promise.reject(venueErrorFor(-1141, 'duplicate clientOrderId', { httpStatus: 400 }));
-    const byQuote = req.type === 'MARKET' && req.side === 'BUY';
-    let priceTicks = 0;
-    if (req.type !== 'MARKET') {
-      priceTicks = m.inst.checkPrice(req.price ?? '');
-      if (priceTicks < 0) return Promise.reject(venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 }));
-    }
-    let lots = 0;
-    let quoteBudget: number | undefined;
-    if (byQuote) {
-      quoteBudget = decimalUnits(req.quantity, m.inst.qunit);
-      if (quoteBudget <= 0) return Promise.reject(venueErrorFor(-1137, `quantity ${req.quantity}: must be a positive multiple of ${m.inst.qunit.text}`, { httpStatus: 400 }));
-    } else {
-      lots = m.inst.checkQty(req.quantity);
-      if (lots < 0) return Promise.reject(venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 }));
-    }
+    const x = req.account === 'spot' ? spotRequest(m, req) : contractRequest(m, req);
+    if (x instanceof VenueError) return Promise.reject(x);
     const now = this.clock.now();
     this.orders.set(req.clientOrderId, {
       symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now,
     });
-    const x: OrderRequest = {
-      clientOrderId: req.clientOrderId, side: req.side, type: req.type, priceTicks, lots,
-      ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),
-      ...(quoteBudget === undefined ? {} : { quoteBudget }),
-    };
     return new Promise<OrderReport>((resolve, reject) => {
       this.placing.set(req.clientOrderId, { resolve, reject });
       m.exchange.submit(x);
     });
   }
-
   cancel(ref: OrderLocator): Promise<OrderReport> {
     const t = this.find(ref);
     if (t === undefined) return Promise.reject(venueErrorFor(UNKNOWN_ORDER, 'Unknown order sent.', { httpStatus: 400 }));
@@ -193,37 +217,57 @@ export class ExchangeGateway implements Gateway {
   }
 
   openOrders(account: AccountKind, symbol?: string): Promise<readonly OrderReport[]> {
-    if (account !== 'spot') return Promise.resolve([]);
-    const open = [...this.orders.values()].filter((t) => t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
+    const open = [...this.orders.values()].filter((t) => t.req.account === account && t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
     return Promise.resolve(open.map((t) => this.reportOf(t)));
   }
 
   tradesSince(account: AccountKind, afterTradeId?: string): Promise<readonly FillReport[]> {
-    if (account !== 'spot') return Promise.resolve([]);
-    if (afterTradeId === undefined) return Promise.resolve(this.fills.slice(-1000));
-    // Trade ids count up from 1 with no gap: the first one after `after` is found by its distance from the oldest kept.
+    // Trade ids count up from 1 over both accounts with no gap: the first one after `after` is found by its distance from the oldest kept.
     const first = this.fills.length === 0 ? 1 : Number(this.fills[0]!.tradeId);
-    return Promise.resolve(this.fills.slice(Math.max(0, Number(afterTradeId) + 1 - first)));
+    const after = afterTradeId === undefined ? this.fills.slice(-1000) : this.fills.slice(Math.max(0, Number(afterTradeId) + 1 - first));
+    return Promise.resolve(after.filter((f) => f.account === account));
   }
 
   positions(): Promise<readonly Position[]> {
-    return Promise.resolve([]);
+    const out: Position[] = [];
+    for (const m of this.markets.values()) {
+      const acc = m.account;
+      if (!(acc instanceof ContractAccount)) continue;
+      const spec = acc.positions.spec(m.inst.symbol);
+      for (const p of acc.positions.list(acc.accountId, m.inst.symbol)) {
+        const mark = acc.markPrice() ?? p.avgPrice;
+        out.push({ ...positionWire(spec, positionView(spec, p, mark, mark)), side: p.side });
+      }
+    }
+    return Promise.resolve(out);
   }
 
   balances(): Promise<Balances> {
     const spot = new Map<string, { asset: string; free: string; locked: string }>();
+    const contract: Record<string, ContractBalance> = {};
     for (const m of this.markets.values()) {
+      const acc = m.account;
+      if (acc instanceof ContractAccount) {
+        const b = acc.positions.contractAccount(acc.accountId)[acc.token];
+        if (b === undefined) continue;
+        contract[acc.token] = {
+          token: acc.token, total: fmtAmount(b.total), availableMargin: fmtAmount(b.availableMargin), positionMargin: fmtAmount(b.positionMargin), orderMargin: fmtAmount(b.orderMargin),
+        };
+        continue;
+      }
       for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) {
-        const b = m.account.balance(asset);
+        const b = acc.balance(asset);
         spot.set(asset, { asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) });
       }
     }
-    return Promise.resolve({ spot: [...spot.values()], contract: {} });
+    return Promise.resolve({ spot: [...spot.values()], contract });
   }
 
   exchangeInfo(): Promise<BrokerInfo> {
+    const markets = [...this.markets.values()];
     return Promise.resolve({
-      timezone: 'UTC', serverTime: this.clock.now(), rateLimits: [], brokerFilters: [], symbols: [...this.markets.values()].map((m) => m.spot), options: [], contracts: [],
+      timezone: 'UTC', serverTime: this.clock.now(), rateLimits: [], brokerFilters: [], options: [],
+      symbols: markets.flatMap((m) => (m.inst.spot ? [m.inst.spot] : [])), contracts: markets.flatMap((m) => (m.inst.contract ? [m.inst.contract] : [])),
     });
   }
 
@@ -240,10 +284,11 @@ export class ExchangeGateway implements Gateway {
 
   private reportOf(t: Tracked): OrderReport {
     const inst = t.market.inst;
-    const byQuote = t.req.type === 'MARKET' && t.req.side === 'BUY';
+    const req = t.req;
+    const byQuote = req.account === 'spot' && req.type === 'MARKET' && req.side === 'BUY';
     return {
-      account: 'spot', symbol: t.symbol, orderId: t.orderId, clientOrderId: t.req.clientOrderId, status: t.status, side: t.req.side, type: t.req.type,
-      price: t.req.price ?? '0', origQty: byQuote ? '0' : t.req.quantity, executedQty: inst.qtyText(t.executedLots),
+      account: req.account, symbol: t.symbol, orderId: t.orderId, clientOrderId: req.clientOrderId, status: t.status, side: req.side, type: req.account === 'spot' ? req.type : req.orderType,
+      price: req.price ?? '0', origQty: byQuote ? '0' : req.quantity, executedQty: inst.qtyText(t.executedLots),
       avgPrice: t.executedLots === 0 ? '0' : avgPrice(inst, t.cumQuote, t.executedLots), time: t.updateTs,
     };
   }
@@ -273,4 +318,51 @@ export class ExchangeGateway implements Gateway {
 /** Returns the average fill price (quote ÷ quantity), rounded down to the instrument's tick as prices are shown. */
 function avgPrice(inst: SimInstrument, quote: bigint, lots: number): string {
   return inst.priceText(Number(quote / (BigInt(lots) * inst.qunit.amount)));
+}
+
+/** Returns a spot order in the exchange's integer units, or the venue's error for a bad price or quantity. */
+function spotRequest(m: GatewayMarket, req: SpotOrderRequest): OrderRequest | VenueError {
+  const byQuote = req.type === 'MARKET' && req.side === 'BUY';
+  let priceTicks = 0;
+  if (req.type !== 'MARKET') {
+    priceTicks = m.inst.checkPrice(req.price ?? '');
+    if (priceTicks < 0) return venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 });
+  }
+  let lots = 0;
+  let quoteBudget: number | undefined;
+  if (byQuote) {
+    quoteBudget = decimalUnits(req.quantity, m.inst.qunit);
+    if (quoteBudget <= 0) return venueErrorFor(-1137, `quantity ${req.quantity}: must be a positive multiple of ${m.inst.qunit.text}`, { httpStatus: 400 });
+  } else {
+    lots = m.inst.checkQty(req.quantity);
+    if (lots < 0) return venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 });
+  }
+  return {
+    clientOrderId: req.clientOrderId, side: req.side, type: req.type, priceTicks, lots,
+    ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),
+    ...(quoteBudget === undefined ? {} : { quoteBudget }),
+  };
+}
+
+/** Returns a contract order in the exchange's integer units (the exchange runs the venue's own checks on the rest), or the venue's error for a bad price, trigger or quantity. */
+function contractRequest(m: GatewayMarket, req: ContractOrderRequest): OrderRequest | VenueError {
+  const priceType = req.priceType;
+  let priceTicks = 0;
+  if (priceType === 'INPUT' || req.price !== undefined) {
+    priceTicks = m.inst.checkPrice(req.price ?? '');
+    if (priceTicks < 0) return venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 });
+  }
+  let triggerTicks: number | undefined;
+  if (req.triggerPrice !== undefined) {
+    triggerTicks = m.inst.checkPrice(req.triggerPrice);
+    if (triggerTicks < 0) return venueErrorFor(triggerTicks, `triggerPrice ${req.triggerPrice}`, { httpStatus: 400 });
+  }
+  const lots = m.inst.checkQty(req.quantity);
+  if (lots < 0) return venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 });
+  return {
+    clientOrderId: req.clientOrderId, side: req.side, type: req.orderType, priceType, priceTicks, lots,
+    ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),
+    ...(triggerTicks === undefined ? {} : { triggerTicks }),
+    ...(req.leverage === undefined ? {} : { leverage: req.leverage }),
+  };
 }

@@ -5,17 +5,26 @@
  */
 import type { BusEvent, DepthSnapshotEvent, Level } from '../../model/index.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
+import { BacktestExchange } from '../exchange/exchange.ts';
 import type { DrivenMarket } from './drive.ts';
 
 /** Returns `publish` with each traded symbol's book snapshots carrying the bot's resting orders at their levels. */
-export function withOwnOrders(publish: (ev: BusEvent) => void, markets: ReadonlyMap<string, DrivenMarket>): (ev: BusEvent) => void {
+export function withOwnOrders(publish: (ev: BusEvent) => void, markets: Iterable<DrivenMarket>): (ev: BusEvent) => void {
+  // Only an exchange on the recorded book (L2) has a book to lay orders over; bar mode's has none.
+  const bySymbol = new Map<string, L2Market>();
+  for (const m of markets) if (m.exchange instanceof BacktestExchange) bySymbol.set(m.inst.symbol, { inst: m.inst, exchange: m.exchange });
   return (ev) => {
-    const m = ev.kind === 'depthSnapshot' ? markets.get(ev.symbol) : undefined;
+    const m = ev.kind === 'depthSnapshot' ? bySymbol.get(ev.symbol) : undefined;
     publish(m === undefined || ev.kind !== 'depthSnapshot' ? ev : overlay(ev, m));
   };
 }
 
-function overlay(ev: DepthSnapshotEvent, m: DrivenMarket): DepthSnapshotEvent {
+interface L2Market {
+  readonly inst: DrivenMarket['inst'];
+  readonly exchange: BacktestExchange;
+}
+
+function overlay(ev: DepthSnapshotEvent, m: L2Market): DepthSnapshotEvent {
   const own = [new Map<number, number>(), new Map<number, number>()] as const;
   for (const o of m.exchange.openOrders()) {
     // Only an order on its level is in the book (one still in flight or waiting for its trigger is not).
@@ -27,7 +36,7 @@ function overlay(ev: DepthSnapshotEvent, m: DrivenMarket): DepthSnapshotEvent {
 }
 
 /** Returns `levels` (best first) with the own lots added at their prices, new levels inserted in order. */
-function merge(m: DrivenMarket, levels: readonly Level[], own: Map<number, number>, bids: boolean): Level[] {
+function merge(m: L2Market, levels: readonly Level[], own: Map<number, number>, bids: boolean): Level[] {
   if (own.size === 0) return [...levels];
   const byTicks = new Map<number, number>();
   for (const l of levels) byTicks.set(decimalUnits(l[0], m.inst.tick), decimalUnits(l[1], m.inst.step));

@@ -21,7 +21,7 @@
  *    realized PnL: that comes from the fold alone.
  */
 import { addScaled, compareDecimal, Decimal, scaled, scaledText } from '../../core/fixed.ts';
-import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
+import type { AccountKind, ContractBalance, Instrument, PositionSide } from '../../model/index.ts';
 import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
 /** A balance as a stream event reported it. */
@@ -54,6 +54,19 @@ export function isNewer(ts: number, since: number, held: { readonly ts: number }
   return ts >= since && (held === undefined || ts >= held.ts);
 }
 
+/** Returns the spot holding a spot balance overlay gives: its free moved by the counted fills later than it (invariant 2), its locked as reported. */
+export function spotHolding(o: BalanceOverlay, effects: readonly FillEffect[], instruments: ReadonlyMap<string, Instrument>): Holding {
+  let free = scaled(o.free, 'free');
+  // Most fills are older than the event: the cheap tests go first.
+  for (const { fill: f } of effects) {
+    if (f.account !== 'spot' || f.time <= o.ts) continue;
+    const inst = instruments.get(f.symbol);
+    if (inst === undefined) continue;
+    for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = addScaled(free, delta);
+  }
+  return { free: scaledText(free), locked: o.locked };
+}
+
 /** Returns the state with the overlays laid over it (see the invariants above); `effects` are the fills the fold counted and what each did. */
 export function applyOverlays(
   state: AccountState,
@@ -63,10 +76,9 @@ export function applyOverlays(
   instruments: ReadonlyMap<string, Instrument>,
 ): AccountState {
   if (balances.size === 0 && positionsIn.size === 0) return state;
-  const fills: readonly FillReport[] = effects.map((e) => e.fill);
   const positions: Record<string, ContractPosition> = { ...state.positions };
   for (const [key, o] of positionsIn) {
-    if (fills.some((f) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
+    if (effects.some(({ fill: f }) => f.account === 'contract' && f.symbol === o.symbol && f.time > o.ts)) continue;
     const mine = positions[key];
     // Another quantity means the event is stale or ahead of the fills counted (see invariant 4): the fold's position stands.
     if (mine === undefined || compareDecimal(mine.qty, o.qty) !== 0) continue;
@@ -76,13 +88,7 @@ export function applyOverlays(
   const contract: Record<string, ContractBalance> = { ...state.contract };
   for (const o of balances.values()) {
     if (o.account === 'spot') {
-      let free = scaled(o.free, 'free');
-      for (const f of fills) {
-        const inst = instruments.get(f.symbol);
-        if (f.account !== 'spot' || f.time <= o.ts || inst === undefined) continue;
-        for (const [asset, delta] of spotDeltas(f, inst)) if (asset === o.asset) free = addScaled(free, delta);
-      }
-      spot[o.asset] = { free: scaledText(free), locked: o.locked };
+      spot[o.asset] = spotHolding(o, effects, instruments);
       continue;
     }
     let later = new Decimal(0);

@@ -8,7 +8,7 @@ import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.t
 import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
-import { applyOverlays, balanceKey, isNewer, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
+import { applyOverlays, balanceKey, isNewer, spotHolding, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { positionValue, sidePnl } from './pnl.ts';
 import { compareIds } from '../reconcile/fills.ts';
 import type { AccountKind } from '../../model/index.ts';
@@ -55,6 +55,8 @@ export class Portfolio {
   private readonly prices = new Map<string, SymbolPrices>();
   private readonly balanceOverlays = new Map<string, BalanceOverlay>();
   private readonly positionOverlays = new Map<string, PositionOverlay>();
+  /** Realized PnL of the last UTC day asked for, by strategy, kept up to date as fills are counted. */
+  private today: DaySums | undefined;
   /** Venue time of the balances and of the positions the base holds. */
   private balancesAt = -Infinity;
   private positionsAt = -Infinity;
@@ -89,15 +91,20 @@ export class Portfolio {
     const r = foldFills(this.folded, fresh, this.instruments);
     this.folded = r.state;
     this.effects.push(...r.effects);
-    this.state = applyOverlays(r.state, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
+    // The day's sums follow the fills one by one instead of being summed again at every risk check.
+    if (this.today !== undefined) for (const e of r.effects) addToDay(this.today, e, this.strategyOf);
+    this.overlay();
   }
 
   /** Lays a stream balance event over the held balances when it is newer than they are (by venue time); returns whether it was taken. */
   applyBalance(ev: BalanceUpdateEvent): boolean {
     const key = balanceKey(ev.account, ev.asset);
     if (!isNewer(ev.ts, this.balancesAt, this.balanceOverlays.get(key))) return false;
-    this.balanceOverlays.set(key, { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts });
-    this.recompute();
+    const o: BalanceOverlay = { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts };
+    this.balanceOverlays.set(key, o);
+    // A spot balance changes its own asset's holding only: the others, laid over the same fold, stay as they are.
+    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments) } };
+    else this.overlay();
     return true;
   }
 
@@ -106,8 +113,20 @@ export class Portfolio {
     const key = positionKey(ev.symbol, ev.side);
     if (!isNewer(ev.ts, this.positionsAt, this.positionOverlays.get(key))) return false;
     this.positionOverlays.set(key, { symbol: ev.symbol, side: ev.side, qty: ev.position, avgPrice: ev.avgPrice, margin: ev.margin, ts: ev.ts });
-    this.recompute();
+    this.overlay();
     return true;
+  }
+
+  /**
+   * Returns true when the newest stream event of some position shows another quantity than the fills
+   * imply. A stale event does (until its successor arrives), and so does a change no own fill explains,
+   * such as a liquidation: only a venue snapshot can tell which.
+   */
+  positionsDisagree(): boolean {
+    for (const [key, o] of this.positionOverlays) {
+      if (compareDecimal(o.qty, this.state.positions[key]?.qty ?? '0') !== 0) return true;
+    }
+    return false;
   }
 
   /** Adopts a venue snapshot: balances and positions as the venue reports them, fills up to the watermark folded in; stream values newer than it stay. */
@@ -174,17 +193,21 @@ export class Portfolio {
   /** Returns realized PnL since the start of the UTC day of `now`, by strategy (fills of unknown orders under "unattributed"). */
   realizedToday(now: number): Record<string, string> {
     const day = Math.floor(now / DAY_MS);
-    const out = new Map<string, Decimal>();
+    if (this.today?.day !== day) this.today = this.sumDay(day);
+    this.today.text ??= Object.fromEntries([...this.today.sums].map(([k, v]) => [k, v.toFixed()]));
+    return this.today.text;
+  }
+
+  /** Sums the realized PnL of one UTC day by strategy: what snapshots baked in, then the fills counted since. */
+  private sumDay(day: number): DaySums {
+    const sums = new Map<string, Decimal>();
     for (const [k, v] of this.baked) {
       const [d, strategy] = k.split('|') as [string, string];
-      if (Number(d) === day) out.set(strategy, (out.get(strategy) ?? new Decimal(0)).plus(v));
+      if (Number(d) === day) sums.set(strategy, (sums.get(strategy) ?? new Decimal(0)).plus(v));
     }
-    for (const e of this.effects) {
-      if (Math.floor(e.fill.time / DAY_MS) !== day) continue;
-      const strategy = this.strategyOf(e.fill.orderId) ?? 'unattributed';
-      out.set(strategy, (out.get(strategy) ?? new Decimal(0)).plus(e.realized));
-    }
-    return Object.fromEntries([...out].map(([k, v]) => [k, v.toFixed()]));
+    const out: DaySums = { day, sums, text: undefined };
+    for (const e of this.effects) addToDay(out, e, this.strategyOf);
+    return out;
   }
 
   /** Returns the PortfolioSnapshot of this instant for the risk gate (`openOrders`: symbol → strategy → count, from the executor). */
@@ -225,7 +248,16 @@ export class Portfolio {
     return this.instruments.get(symbol)?.kind === 'spot' ? p?.last : p?.mark ?? p?.last;
   }
 
+  /**
+   * Lays the stream overlays over the fold held. The fold only changes with fills and snapshots, so a
+   * stream event costs the overlays, not a refold of every fill pending since the last snapshot.
+   */
+  private overlay(): void {
+    this.state = applyOverlays(this.folded, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
+  }
+
   private recompute(): void {
+    this.today = undefined;
     const r = foldFills(this.base, this.pending, this.instruments);
     this.folded = r.state;
     this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
@@ -244,6 +276,21 @@ export class Portfolio {
       this.baked.set(key, (this.baked.get(key) ?? new Decimal(0)).plus(e.realized));
     }
   }
+}
+
+/** Realized PnL of one UTC day by strategy, and its texts once asked for. */
+interface DaySums {
+  readonly day: number;
+  readonly sums: Map<string, Decimal>;
+  text: Record<string, string> | undefined;
+}
+
+/** Adds one fill's realized PnL to the day's sums when the fill is of that day. */
+function addToDay(d: DaySums, e: FillEffect, strategyOf: (orderId: string) => string | undefined): void {
+  if (Math.floor(e.fill.time / DAY_MS) !== d.day) return;
+  const strategy = strategyOf(e.fill.orderId) ?? 'unattributed';
+  d.sums.set(strategy, (d.sums.get(strategy) ?? new Decimal(0)).plus(e.realized));
+  d.text = undefined;
 }
 
 /** Drops the overlays older than a snapshot at `time` and returns the time stream events must reach from now on (with no time: drops all, returns the newest seen + 1). */

@@ -20,9 +20,15 @@ import { adoptedOrder, applyReport, isTerminal, type LocalOrder } from '../order
 /** What to do with open orders the bot did not place. */
 export type UnknownOrderPolicy = 'adopt' | 'cancel';
 
+/** The local orders by clientOrderId: any by id, and at least every working one by walking (a Map is one). */
+export interface LocalOrders {
+  get(clientOrderId: string): LocalOrder | undefined;
+  values(): Iterable<LocalOrder>;
+}
+
 export interface OpenOrdersInput {
   /** Local orders by clientOrderId. */
-  readonly local: ReadonlyMap<string, LocalOrder>;
+  readonly local: LocalOrders;
   /** The venue's open orders (one account, or both). */
   readonly venueOpen: readonly OrderReport[];
   readonly policy: UnknownOrderPolicy;

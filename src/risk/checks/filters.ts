@@ -21,9 +21,10 @@ function fitPrice(field: string, raw: string, buy: boolean, inst: Instrument, mo
     fitted = toStep(price, tick, buy ? 'down' : 'up');
     adjusted = { code: 'PRICE_FILTER', values: { [field]: show(price), rounded: show(fitted), tickSize: show(tick) } };
   }
-  const shown: Record<string, string> = adjusted === undefined ? { [field]: show(price) } : { [field]: show(price), rounded: show(fitted) };
-  if (isBound(inst.minPrice) && fitted.lt(dec(inst.minPrice))) return { ok: false, denial: { code: 'PRICE_FILTER', values: { ...shown, minPrice: show(dec(inst.minPrice)) } } };
-  if (isBound(inst.maxPrice) && fitted.gt(dec(inst.maxPrice))) return { ok: false, denial: { code: 'PRICE_FILTER', values: { ...shown, maxPrice: show(dec(inst.maxPrice)) } } };
+  // Written out only for a denial: most orders pass.
+  const shown = (): Record<string, string> => (adjusted === undefined ? { [field]: show(price) } : { [field]: show(price), rounded: show(fitted) });
+  if (isBound(inst.minPrice) && fitted.lt(dec(inst.minPrice))) return { ok: false, denial: { code: 'PRICE_FILTER', values: { ...shown(), minPrice: show(dec(inst.minPrice)) } } };
+  if (isBound(inst.maxPrice) && fitted.gt(dec(inst.maxPrice))) return { ok: false, denial: { code: 'PRICE_FILTER', values: { ...shown(), maxPrice: show(dec(inst.maxPrice)) } } };
   return adjusted === undefined ? { ok: true, value: raw } : { ok: true, value: show(fitted), adjusted };
 }
 
@@ -62,9 +63,9 @@ export function checkLotSize(order: PlaceIntent, ctx: CheckContext): CheckResult
     fitted = toStep(qty, step, 'down');
     adjusted = { code: 'LOT_SIZE', values: { qty: show(qty), rounded: show(fitted), stepSize: show(step) } };
   }
-  const shown: Record<string, string> = adjusted === undefined ? { qty: show(qty) } : { qty: show(qty), rounded: show(fitted) };
-  if (isBound(inst.minQty) ? fitted.lt(dec(inst.minQty)) : fitted.lte(0)) return deny('LOT_SIZE', { ...shown, minQty: show(dec(inst.minQty ?? '0')) });
-  if (isBound(inst.maxQty) && fitted.gt(dec(inst.maxQty))) return deny('LOT_SIZE', { ...shown, maxQty: show(dec(inst.maxQty)) });
+  const shown = (): Record<string, string> => (adjusted === undefined ? { qty: show(qty) } : { qty: show(qty), rounded: show(fitted) });
+  if (isBound(inst.minQty) ? fitted.lt(dec(inst.minQty)) : fitted.lte(0)) return deny('LOT_SIZE', { ...shown(), minQty: show(dec(inst.minQty ?? '0')) });
+  if (isBound(inst.maxQty) && fitted.gt(dec(inst.maxQty))) return deny('LOT_SIZE', { ...shown(), maxQty: show(dec(inst.maxQty)) });
   return adjusted === undefined ? pass(order) : pass({ ...order, quantity: show(fitted) }, adjusted);
 }
 

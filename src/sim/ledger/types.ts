@@ -268,6 +268,8 @@ export interface LedgerConfig {
   readonly orderIdStart?: bigint;
   /** First insurance record id. */
   readonly insuranceIdStart?: bigint;
+  /** Balance-flow entries kept per account (default 100 000). */
+  readonly maxFlowsPerAccount?: number;
   /** Spot maker and taker fee rates (default 0.001 each). */
   readonly spotFees?: FeeRates;
   readonly withdrawal?: WithdrawalConfig;

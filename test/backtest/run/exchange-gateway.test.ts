@@ -4,7 +4,7 @@ import { VirtualClock } from '../../../src/core/clock.ts';
 import { VenueError } from '../../../src/core/errors.ts';
 import { BacktestExchange, constantLatency, riskAverse, SpotAccount } from '../../../src/backtest/index.ts';
 import { ExchangeGateway, type GatewayBounds, type GatewayMarket } from '../../../src/backtest/run/exchange-gateway.ts';
-import { simInstrumentOf, spotSymbolOf } from '../../../src/backtest/run/instruments.ts';
+import { simInstrumentOf } from '../../../src/backtest/run/instruments.ts';
 import type { BusEvent, OrderReport } from '../../../src/model/index.ts';
 
 const BTCUSDT = { symbol: 'BTCUSDT', kind: 'spot', tick: '0.01', lot: '0.0001', multiplier: '1', base: 'BTC', quote: 'USDT', margin: 'USDT', contiguousVersions: true } as const;
@@ -18,7 +18,7 @@ function setup(bounds?: GatewayBounds) {
   const exchange = new BacktestExchange({ clock, inst, queue: riskAverse, latency: constantLatency(10, 10), account, onReport: (r) => late.gw?.onReport('BTCUSDT', r) });
   exchange.onRecorded({ kind: 'depth', time: clock.now(), side: 1, priceTicks: 6_000_000, lots: 1_000_000 });
   exchange.onRecorded({ kind: 'depth', time: clock.now(), side: 0, priceTicks: 5_999_900, lots: 1_000_000 });
-  const market: GatewayMarket = { inst, spot: spotSymbolOf(BTCUSDT), exchange, account };
+  const market: GatewayMarket = { inst, exchange, account };
   const events: BusEvent[] = [];
   const recorded = { orders: 0, fills: 0 };
   const gw = new ExchangeGateway(clock, [market], (ev) => events.push(ev), { order: () => recorded.orders++, fill: () => recorded.fills++ }, bounds);

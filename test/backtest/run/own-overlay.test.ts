@@ -14,7 +14,7 @@ describe('withOwnOrders', () => {
     ex.submit(limit('a', 'BUY_OPEN', 3_000_000, 2));
     ex.submit(limit('b', 'SELL_OPEN', 3_000_005, 3));
     const seen: BusEvent[] = [];
-    const publish = withOwnOrders((ev) => seen.push(ev), new Map([[inst.symbol, { inst, exchange: ex }]]));
+    const publish = withOwnOrders((ev) => seen.push(ev), [{ inst, exchange: ex }]);
     const snap = (): DepthSnapshotEvent => depthSnapshotEvent({
       symbol: inst.symbol, version: '1', bids: [[inst.priceText(3_000_000), inst.qtyText(5)]], asks: [[inst.priceText(3_000_010), inst.qtyText(7)]], ts: clock.now(), recvTs: clock.now(),
     });

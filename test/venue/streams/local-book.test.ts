@@ -1,5 +1,7 @@
 import { request } from 'undici';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fromUnits } from '../../../src/core/fixed.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import type { Level } from '../../../src/model/market.ts';
 import { compareVersions, LocalBook } from '../../../src/venue/local-book.ts';
@@ -210,6 +212,32 @@ describe('local book rules on the published depth and diffDepth samples', () => 
     b.applySnapshot({ version: '1_1', time: 1, bids: [['10', '1']], asks: [['11', '1']] }, 1);
     b.applyDiff({ version: '2_1', time: 2, bids: [['11.5', '1']], asks: [] }, 2);
     expect(gaps[0]).toMatch(/^crossed after 2_1: bid 11.5 ≥ ask 11/);
+  });
+
+  it('reads each side best first, level for level, after any run of sets and removals (top n too)', () => {
+    // Bids below 1000 ticks and asks above, so no diff crosses: the book must equal a map of the same changes, sorted.
+    const change = fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 3 }));
+    fc.assert(fc.property(fc.array(fc.array(change, { maxLength: 12 }), { maxLength: 40 }), fc.integer({ min: 0, max: 70 }), (diffs, n) => {
+      const { b, gaps } = book('0.01');
+      b.applySnapshot({ version: '1_1', time: 1, bids: [['9.99', '1']], asks: [['10.01', '1']] }, 1);
+      const want = [new Map<number, string>([[999, '1']]), new Map<number, string>([[1001, '1']])];
+      diffs.forEach((d, i) => {
+        const bids: Level[] = [];
+        const asks: Level[] = [];
+        for (const [bid, off, qty] of d) {
+          const ticks = bid ? 1000 - off : 1000 + off;
+          (bid ? bids : asks).push([fromUnits(ticks, '0.01'), String(qty)]);
+          if (qty === 0) want[bid ? 0 : 1]!.delete(ticks);
+          else want[bid ? 0 : 1]!.set(ticks, String(qty));
+        }
+        b.applyDiff({ version: `${i + 2}_1`, time: i + 2, bids, asks }, i + 2);
+      });
+      const sorted = (m: Map<number, string>, dir: number): Level[] => [...m].sort(([x], [y]) => (x - y) * dir).map(([t, q]) => [fromUnits(t, '0.01'), q]);
+      expect(gaps).toEqual([]);
+      expect(b.bids()).toEqual(sorted(want[0]!, -1));
+      expect(b.asks()).toEqual(sorted(want[1]!, 1));
+      expect(b.asks(n)).toEqual(sorted(want[1]!, 1).slice(0, n));
+    }), { numRuns: 300 });
   });
 
   it('keys prices of different scales by one integer scale, never by their text', () => {

@@ -52,6 +52,8 @@ export interface ParityResult {
   readonly base: string;
   /** The asset fees and PnL are counted in. */
   readonly quote: string;
+  /** What volume and position are counted in: the quote and the base (spot, linear), the quote and contracts (inverse). */
+  readonly units: { readonly volume: string; readonly position: string };
   readonly dirs: { readonly recording: string; readonly publicBook: string; readonly catalog: string };
 }
 
@@ -132,5 +134,5 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     meanResponseMs: n === 0 ? 0 : trips.reduce((s, t) => s + t.response - t.exchange, 0) / n,
   };
   const durationMs = o.recording !== undefined ? backtest.range.to - backtest.range.from : o.durationMs;
-  return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, dirs };
+  return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, units: inst.kind === 'inverse' ? { volume: inst.quote, position: 'contracts' } : { volume: moneyAsset, position: inst.base }, dirs };
 }

@@ -74,6 +74,8 @@ export default defineStrategy({
       if (last !== undefined && last !== near?.ticks) near = { ticks: last, maxTicks: pctTicks(last, p.maxLevelDistancePct) };
       const bid = othersBest(inst, book.bids, own, near);
       const ask = othersBest(inst, book.asks, own, near);
+      // Before the first trade the risk gate's price reference is the mid: a one-sided book has none, and a quote would only be denied.
+      if (last === undefined && (bid === undefined || ask === undefined)) return;
       // Each side at least the maker fee from the mid: a round trip of two maker fills then earns at least its fees.
       const spread = Math.max(p.spreadTicks, 2 * feeHalfSpreadTicks(bid ?? ask, ctx.fees(symbol)?.maker ?? '0'));
       const want = targets(bid, ask, spread, skew);

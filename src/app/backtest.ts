@@ -16,7 +16,7 @@ import { instrumentsOf, type BusEvent, type OrderReport, type OrderRequest } fro
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
-import { loadStrategy, parseParams, StrategyHost } from '../strategy/index.ts';
+import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { computeMetrics, queueModel, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
 import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
@@ -53,6 +53,10 @@ export interface BacktestOptions {
   readonly ownOrdersInBook?: boolean;
   /** The clock the strategies' timers run on, made from the backtest's (parity: the live run's ticks). */
   readonly strategyClock?: (clock: VirtualClock) => Clock;
+  /** Returns the definition each strategy runs with (the lookahead check wraps them to see what each handler emits). */
+  readonly wrapStrategy?: (definition: StrategyDefinition, id: string) => StrategyDefinition;
+  /** After the last event, let time run to the end of the range (to − 1 ms) before the strategies stop, so their timers up to there fire. */
+  readonly timeToEnd?: boolean;
 }
 
 /** A finished backtest: its results and what the replay read. */
@@ -131,7 +135,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
   });
-  cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
+  cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
@@ -168,6 +172,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
         o.onProgress?.(n, clock.now());
       },
     });
+    if (o.timeToEnd === true) await advanceClock(clock, Math.max(clock.now(), range.to - 1), history.busy);
     // The end of the data: strategies stop, open orders are cancelled, the last reports and fills come in.
     await host.stop();
     if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });

@@ -7,8 +7,9 @@ import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
 import { argsAndConfig } from './load-config.ts';
 import { Progress } from './progress.ts';
+import { sweepCommand } from './sweep.ts';
 
-const USAGE = 'Usage: npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]\n';
+const USAGE = 'Usage: npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR] [--sweep PATH=VALUES]... [--workers N] [--rank METRIC]\n';
 
 /** `npx bhtrade backtest --help`. */
 export const BACKTEST_HELP = `${USAGE}
@@ -24,9 +25,17 @@ Options:
   --from T        first local time replayed: ISO (2024-08-08T23:55:00Z) or epoch ms
   --to T          end of the replay, exclusive (same forms)
   --out DIR       results folder (default: backtest/results/<config>-<start time>/)
+  --sweep PATH=VALUES
+                  backtest every combination of the swept keys (repeat it for more keys):
+                  VALUES a list 4,6,8 or a range 100..500:100; PATH a config key such as
+                  strategies.0.params.spreadTicks (params.X with one strategy); each combination's
+                  results go to its own folder under --out (default ...-sweep/), ranked in sweep.csv
+  --workers N     sweep worker threads (default: one per core; 0 runs them in this process)
+  --rank METRIC   the sweep's ranking metric (default netPnl; sharpe, return, maxDrawdown, ...)
   -h, --help      show this help
 
-Exit codes: 0 done, 1 when the run failed, 2 for bad usage or a bad config (the message names the key).
+Exit codes: 0 done, 1 when the run (or a sweep's combination) failed, 2 for bad usage or a bad config
+(the message names the key).
 `;
 
 interface BacktestArgs {
@@ -35,14 +44,18 @@ interface BacktestArgs {
   readonly from?: string;
   readonly to?: string;
   readonly out?: string;
+  readonly sweep?: readonly string[];
+  readonly workers?: string;
+  readonly rank?: string;
 }
 
-const OPTIONS = ['--data', '--from', '--to', '--out'] as const;
+const OPTIONS = ['--data', '--from', '--to', '--out', '--sweep', '--workers', '--rank'] as const;
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
   let config: string | undefined;
   const opts: Record<string, string> = {};
+  const sweep: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const name = OPTIONS.find((o) => a === o || a.startsWith(`${o}=`));
@@ -50,7 +63,8 @@ export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (v === undefined || v === '') throw new Error(`${name} needs a value`);
       if ((name === '--from' || name === '--to') && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
-      opts[name.slice(2)] = v;
+      if (name === '--sweep') sweep.push(v);
+      else opts[name.slice(2)] = v;
     } else if (a.startsWith('-')) {
       throw new Error(`unknown option ${a}`);
     } else if (config === undefined) {
@@ -60,7 +74,8 @@ export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
     }
   }
   if (config === undefined) throw new Error('CONFIG is missing');
-  return { config, ...opts };
+  if (sweep.length === 0 && (opts['workers'] !== undefined || opts['rank'] !== undefined)) throw new Error('--workers and --rank go with --sweep');
+  return { config, ...(sweep.length > 0 ? { sweep } : {}), ...opts };
 }
 
 /** Runs the backtest; returns the exit code. */
@@ -68,6 +83,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const start = argsAndConfig('backtest', argv, parseBacktestArgs, USAGE);
   if (start === 2) return 2;
   const { args, loaded } = start;
+  if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep });
   const startedAt = new Date();
   const progress = new Progress(stderr);
   let run: BacktestRun;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { argv, exit, stdout, stderr } from 'node:process';
 import { BACKTEST_HELP, backtestCommand } from './backtest.ts';
 import { DATA_HELP, dataCommand } from './data.ts';
+import { LOOKAHEAD_HELP, lookaheadCommand } from './lookahead.ts';
 import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
 import { PARITY_HELP, parityCommand } from './parity.ts';
 import { RECORD_HELP, recordCommand } from './record.ts';
@@ -15,8 +16,10 @@ Usage:
   npx bhtrade run CONFIG [--duration 30s]   run strategies from a YAML file
   npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]
                                             backtest a config's strategies on recorded data
+                                            (--sweep PATH=VALUES: every combination, in worker threads)
   npx bhtrade parity CONFIG [--duration 10m] [--out DIR]
                                             run a config live and backtest it on the recording: parity
+  npx bhtrade lookahead CONFIG [--points N] check a config's strategies for lookahead in a backtest
   npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
   npx bhtrade new-strategy NAME [--dir DIR] write a strategy template and its config
@@ -33,6 +36,7 @@ const COMMANDS: Record<string, { readonly help: string; readonly run: (args: str
   run: { help: RUN_HELP, run: runCommand },
   backtest: { help: BACKTEST_HELP, run: backtestCommand },
   parity: { help: PARITY_HELP, run: parityCommand },
+  lookahead: { help: LOOKAHEAD_HELP, run: lookaheadCommand },
   venue: { help: VENUE_HELP, run: venueCommand },
   'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },
   record: { help: RECORD_HELP, run: recordCommand },

@@ -148,6 +148,11 @@ export class OtherTrader {
     }
   }
 
+  /** Rests one GTC order of this trader's on `symbol` (a one-sided book, say); returns its orderId. */
+  rest(symbol: string, side: 'BUY' | 'SELL', price: string, qty: string): string {
+    return this.place(symbol, side, price, qty, 'GTC');
+  }
+
   /** Takes the bot's best resting `side` order on `symbol` whole with an IOC order at its price; returns false when none rests. */
   takeBot(symbol: string, side: 'BUY' | 'SELL' = 'BUY'): boolean {
     const contract = this.isContract(symbol);

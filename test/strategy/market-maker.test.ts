@@ -123,6 +123,38 @@ describe('market maker on the simulated venue', () => {
   }, 2 * HANG_MS);
 });
 
+describe('market maker before the first trade', () => {
+  it('waits on a one-sided book (the risk gate has no price to check a quote against) and quotes once the book has both sides, never denied', async () => {
+    const { app, lines } = await startStrategy({ id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { quantity: '0.002', spreadTicks: 6, refreshMs: 100 } });
+    try {
+      const other = new OtherTrader(app);
+      let bidSeenAt: number | undefined;
+      const off = app.bus.subscribe('depthSnapshot', (ev) => {
+        if (ev.symbol === 'BTCUSDT' && ev.bids.length > 0 && ev.asks.length === 0) bidSeenAt ??= lines.length;
+      });
+      other.rest('BTCUSDT', 'BUY', '29999', '1');
+      await until(app, () => bidSeenAt !== undefined, 'the one-sided book');
+      // Two status lines (1 s apart) after the bot saw it: its 100 ms requote timer ran many times on that book. The bid
+      // grows now and then meanwhile, so the bot gets book events to check on.
+      const statusAfter = (): number => lines.slice(bidSeenAt).filter((l) => String(l['msg']).startsWith('status mm[')).length;
+      const grow = setInterval(() => other.rest('BTCUSDT', 'BUY', '29999', '0.001'), 250);
+      try {
+        await until(app, () => statusAfter() >= 2, 'two status lines on the one-sided book');
+      } finally {
+        clearInterval(grow);
+      }
+      off();
+      expect(app.executor.orders().filter((o) => o.strategyId === 'mm')).toEqual([]);
+      await other.show('BTCUSDT', '29999', '30010', '1');
+      const mine = (): LocalOrder[] => app.executor.orders().filter((o) => o.strategyId === 'mm' && isWorking(o));
+      await until(app, () => mine().some((o) => o.side === 'BUY') && mine().some((o) => o.side === 'SELL'), 'both quotes');
+      expect(lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
+    } finally {
+      await app.stop('test over');
+    }
+  }, 2 * HANG_MS);
+});
+
 describe('market maker and a stray order on the venue', () => {
   it('quotes around the last trade, not around a bid a third under it, and is never denied', async () => {
     const { app, lines } = await startStrategy({ id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { quantity: '0.002', spreadTicks: 6, refreshMs: 100 } });

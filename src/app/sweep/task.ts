@@ -1,0 +1,53 @@
+/** One combination of a sweep: the config with its values set, backtested and written to its own results folder. The same code runs in a worker thread and in-process. */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { readYamlFile } from '../../core/config.ts';
+import { sha256, stableJson } from '../../backtest/report/hash.ts';
+import { writeResults, type Metrics } from '../../backtest/index.ts';
+import { runBacktest } from '../backtest.ts';
+import { parseRunConfig, type LoadedConfig } from '../config.ts';
+import { withValues } from './apply.ts';
+import type { Combination } from './spec.ts';
+
+/** What a worker is handed: plain data, cloned across the thread boundary. */
+export interface ComboTask {
+  readonly index: number;
+  readonly configPath: string;
+  readonly combo: Combination;
+  /** The combination's results folder. */
+  readonly dir: string;
+  readonly data?: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** A combination's outcome: its metrics and result hash, or the error that ended it. */
+export type ComboOutcome =
+  | { readonly index: number; readonly ok: true; readonly metrics: Metrics; readonly resultHash: string; readonly events: number; readonly moneyDecimals: number; readonly currency: string }
+  | { readonly index: number; readonly ok: false; readonly error: string };
+
+/** Returns the config file with the combination's values set, validated; throws ConfigError naming the bad key. */
+export function loadCombination(configPath: string, combo: Combination, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  return { config: parseRunConfig(withValues(readYamlFile(configPath), combo), env), baseDir: dirname(resolve(configPath)) };
+}
+
+/** Runs one combination; never throws: a failure is its outcome. */
+export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
+  try {
+    const run = await runBacktest(loadCombination(t.configPath, t.combo), {
+      configPath: t.configPath,
+      ...(t.data === undefined ? {} : { data: t.data }),
+      ...(t.from === undefined ? {} : { from: t.from }),
+      ...(t.to === undefined ? {} : { to: t.to }),
+    });
+    // The file's hash alone would be the same for every combination: the swept values are part of the config.
+    const results = { ...run.results, configHash: sha256(run.results.configHash, stableJson(t.combo)) };
+    const written = writeResults(t.dir, results);
+    const summary = JSON.parse(readFileSync(written['summary.json'], 'utf8')) as { resultHash: string };
+    return { index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency };
+  } catch (e) {
+    return { index: t.index, ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export default runCombination;

@@ -1,0 +1,107 @@
+/** `bhtrade lookahead CONFIG [--points N]`: re-runs a config's backtest with the data cut just after N of its decision points and reports any emission that changes (lookahead). */
+import { stderr, stdout } from 'node:process';
+import { BhError } from '../core/errors.ts';
+import { parseTime } from '../app/config.ts';
+import { DEFAULT_POINTS, runLookahead, type LookaheadFinding, type LookaheadReport } from '../app/lookahead/run.ts';
+import { argsAndConfig } from './load-config.ts';
+
+const USAGE = 'Usage: npx bhtrade lookahead CONFIG [--points N] [--data CATALOG] [--from T] [--to T]\n';
+
+/** `npx bhtrade lookahead --help`. */
+export const LOOKAHEAD_HELP = `${USAGE}
+Checks a config's strategies for lookahead: backtests CONFIG once, picks N moments its strategies
+emitted orders (spread over the run), and re-runs the backtest with the data ending just after each.
+A strategy that decides only on what it has seen emits the same orders up to that moment; a
+difference is lookahead, reported with the handler it came from (onDepthUpdate, onTrade, onTimer...).
+Runs in this process, one run after another (docs/backtest.md).
+
+Options:
+  --points N      decision points to re-run (default ${DEFAULT_POINTS})
+  --data CATALOG  the catalog folder (default: backtest.data of CONFIG)
+  --from T        first local time replayed: ISO or epoch ms
+  --to T          end of the full run, exclusive
+  -h, --help      show this help
+
+Exit codes: 0 no lookahead found, 1 lookahead found or a run failed, 2 for bad usage or a bad config.
+`;
+
+interface LookaheadArgs {
+  readonly config: string;
+  readonly points?: number;
+  readonly data?: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** Returns the parsed arguments; throws a message naming the bad one. */
+export function parseLookaheadArgs(argv: readonly string[]): LookaheadArgs {
+  let config: string | undefined;
+  const opts: { points?: number; data?: string; from?: string; to?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = (['--points', '--data', '--from', '--to'] as const).find((o) => a === o || a.startsWith(`${o}=`));
+    if (name === undefined) {
+      if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
+      if (config !== undefined) throw new Error(`unexpected argument ${a}`);
+      config = a;
+      continue;
+    }
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+    if (v === undefined || v === '') throw new Error(`${name} needs a value`);
+    if (name === '--points') {
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new Error(`--points must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`);
+      opts.points = Number(v);
+    } else {
+      if (name !== '--data' && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
+      opts[name.slice(2) as 'data' | 'from' | 'to'] = v;
+    }
+  }
+  if (config === undefined) throw new Error('CONFIG is missing');
+  return { config, ...opts };
+}
+
+/** Runs the check; returns the exit code. */
+export async function lookaheadCommand(argv: readonly string[]): Promise<number> {
+  const start = argsAndConfig('lookahead', argv, parseLookaheadArgs, USAGE);
+  if (start === 2) return 2;
+  const { args, loaded } = start;
+  let report: LookaheadReport;
+  try {
+    report = await runLookahead(loaded, {
+      configPath: args.config,
+      ...(args.points === undefined ? {} : { points: args.points }),
+      ...(args.data === undefined ? {} : { data: args.data }),
+      ...(args.from === undefined ? {} : { from: args.from }),
+      ...(args.to === undefined ? {} : { to: args.to }),
+      onPoint: (k, n, t) => stderr.write(`lookahead: run ${k}/${n}, data cut after ${iso(t)}\n`),
+    });
+  } catch (e) {
+    const config = e instanceof BhError && e.retry === 'config';
+    stderr.write(`bhtrade lookahead: ${config ? `${args.config}: ` : ''}${(e as Error).message}\n`);
+    return config ? 2 : 1;
+  }
+  stdout.write(`${reportLines(report).join('\n')}\n`);
+  return report.findings.length > 0 ? 1 : 0;
+}
+
+/** Returns the report as printed lines. */
+export function reportLines(r: LookaheadReport): string[] {
+  const found = new Map(r.findings.map((f) => [f.point, f]));
+  const lines = [
+    `full run ${iso(r.range.from)} to ${iso(r.range.to)}: ${r.emissions} order calls at ${r.decisions} decision points; ${r.points.length} re-run with the data cut 1 ms after them`,
+    ...r.points.map((p, i) => `  ${String(i + 1).padStart(String(r.points.length).length)}. ${iso(p)}  ${found.has(p) ? findingText(found.get(p)!) : 'same orders'}`),
+  ];
+  if (r.points.length === 0) lines.push('no strategy emitted an order: nothing to check');
+  else if (r.findings.length === 0) lines.push(`no lookahead: the orders up to each of the ${r.points.length} points are the same without the data after it`);
+  else lines.push(`LOOKAHEAD at ${r.findings.length} of ${r.points.length} points, in ${[...new Set(r.findings.map((f) => `${f.strategy}.${f.handler}`))].join(', ')}`);
+  return lines;
+}
+
+function findingText(f: LookaheadFinding): string {
+  const at = (f.full ?? f.cut)!.time;
+  return `LOOKAHEAD: ${f.strategy}.${f.handler} at ${iso(at)} emitted ${f.full?.call ?? 'nothing'} in the full run, ${f.cut?.call ?? 'nothing'} without the data after the point`;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { VirtualClock } from '../core/clock.ts';
+import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
 import { ClientOrderIds } from '../core/ids.ts';
@@ -22,6 +22,8 @@ import { computeMetrics, queueModel, type BacktestResults, type EquityPoint, typ
 import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
+import { withOwnOrders } from '../backtest/run/own-overlay.ts';
+import type { LatencyModel } from '../backtest/exchange/latency.ts';
 import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import type { TableName } from '../data/tables.ts';
@@ -45,6 +47,12 @@ export interface BacktestOptions {
   readonly onStart?: (range: { from: number; to: number }) => void;
   /** Called after each market event reached the bus: how many, and the simulated time. */
   readonly onProgress?: (events: number, time: number) => void;
+  /** The order latencies of a traded symbol's exchange, instead of the config's drawn ones (parity: the recorded round trips). */
+  readonly latency?: (symbol: string) => LatencyModel;
+  /** Lay the bot's resting orders over the book snapshots strategies read, as a live venue's depth shows them. */
+  readonly ownOrdersInBook?: boolean;
+  /** The clock the strategies' timers run on, made from the backtest's (parity: the live run's ticks). */
+  readonly strategyClock?: (clock: VirtualClock) => Clock;
   /** Returns the definition each strategy runs with (the lookahead check wraps them to see what each handler emits). */
   readonly wrapStrategy?: (definition: StrategyDefinition, id: string) => StrategyDefinition;
   /** After the last event, let time run to the end of the range (to − 1 ms) before the strategies stop, so their timers up to there fire. */
@@ -85,6 +93,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void } = {};
   const markets = await buildMarkets({
     clock, catalog: catalogDir, index, mode, balances: bt.balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
+    ...(o.latency ? { latencyOf: o.latency } : {}),
     ...(bt.funding.rate === undefined ? {} : { fundingRate: bt.funding.rate }),
     onReport: (symbol, r) => late.gateway?.onReport(symbol, r),
     onAccountChange: (symbol) => {
@@ -118,7 +127,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   });
   const history = catalogHistory(catalogDir, clock, replayed);
   const host = new StrategyHost({
-    bus, clock, log, instruments, runTag: 'bt',
+    bus, clock: o.strategyClock?.(clock) ?? clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
     history,
     portfolio: (id) => strategyView(views, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
@@ -152,7 +161,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   await host.start();
   try {
     stats = await drive({
-      catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock, publish: sink,
+      catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock,
+      publish: o.ownOrdersInBook ? withOwnOrders(sink, markets) : sink,
       busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),

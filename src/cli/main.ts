@@ -5,6 +5,7 @@ import { BACKTEST_HELP, backtestCommand } from './backtest.ts';
 import { DATA_HELP, dataCommand } from './data.ts';
 import { LOOKAHEAD_HELP, lookaheadCommand } from './lookahead.ts';
 import { NEW_STRATEGY_HELP, newStrategyCommand } from './new-strategy.ts';
+import { PARITY_HELP, parityCommand } from './parity.ts';
 import { RECORD_HELP, recordCommand } from './record.ts';
 import { RUN_HELP, runCommand } from './run.ts';
 import { VENUE_HELP, venueCommand } from './venue.ts';
@@ -16,6 +17,8 @@ Usage:
   npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]
                                             backtest a config's strategies on recorded data
                                             (--sweep PATH=VALUES: every combination, in worker threads)
+  npx bhtrade parity CONFIG [--duration 10m] [--out DIR]
+                                            run a config live and backtest it on the recording: parity
   npx bhtrade lookahead CONFIG [--points N] check a config's strategies for lookahead in a backtest
   npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]
                                             serve the simulated venue over HTTP and WebSocket
@@ -32,6 +35,7 @@ Usage:
 const COMMANDS: Record<string, { readonly help: string; readonly run: (args: string[]) => number | Promise<number> }> = {
   run: { help: RUN_HELP, run: runCommand },
   backtest: { help: BACKTEST_HELP, run: backtestCommand },
+  parity: { help: PARITY_HELP, run: parityCommand },
   lookahead: { help: LOOKAHEAD_HELP, run: lookaheadCommand },
   venue: { help: VENUE_HELP, run: venueCommand },
   'new-strategy': { help: NEW_STRATEGY_HELP, run: newStrategyCommand },

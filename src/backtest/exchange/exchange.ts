@@ -129,20 +129,20 @@ export class BacktestExchange {
   /** Sends a new order at the clock's (local) time; it reaches the exchange after the entry latency. */
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
   }
 
   /** Sends a cancel at the clock's (local) time; it reaches the exchange after the entry latency. */
   cancel(clientOrderId: string): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now(), { clientOrderId, op: 'cancel' }));
   }
 
   /** Returns the orders still open at the exchange, in arrival order. */
-  openOrders(): { clientOrderId: string; orderId: string; leavesLots: number; limitTicks: number; ahead: number | undefined }[] {
+  openOrders(): { clientOrderId: string; orderId: string; side: BookSide; leavesLots: number; limitTicks: number; ahead: number | undefined }[] {
     return [...this.byClientId.values()]
       .filter((x) => x.active)
-      .map((x) => ({ clientOrderId: x.req.clientOrderId, orderId: x.orderId, leavesLots: x.leavesLots, limitTicks: x.limitTicks, ahead: x.queue?.ahead }));
+      .map((x) => ({ clientOrderId: x.req.clientOrderId, orderId: x.orderId, side: x.side, leavesLots: x.leavesLots, limitTicks: x.limitTicks, ahead: x.queue?.ahead }));
   }
 
   /** Applies one recorded event at the clock's (exchange) time. */

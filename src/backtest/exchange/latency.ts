@@ -7,10 +7,16 @@
 import { Rng } from '../../core/random.ts';
 import { Latency, type LatencySpec } from '../latency.ts';
 
+/** The order (or the cancel of an order) a latency is asked for. */
+export interface OrderRef {
+  readonly clientOrderId: string;
+  readonly op: 'place' | 'cancel';
+}
+
 /** A latency model, asked once per order at the local time it is sent and once per report at the exchange time it is made. */
 export interface LatencyModel {
-  /** Returns the entry latency of an order or cancel sent at local time `now`. */
-  entry(now: number): number;
+  /** Returns the entry latency of an order or cancel sent at local time `now` (which one it is, for a model that knows each order's own). */
+  entry(now: number, order?: OrderRef): number;
   /** Returns the response latency of a report made at exchange time `now`. */
   response(now: number): number;
 }

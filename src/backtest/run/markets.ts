@@ -36,6 +36,8 @@ export interface MarketSettings {
   readonly balances: Readonly<Record<string, string>>;
   readonly fees: { readonly maker: string; readonly taker: string };
   readonly latency: { readonly entry: LatencySpec; readonly response: LatencySpec };
+  /** A traded symbol's own latency model, instead of one drawn from `latency` (parity: the recorded round trips). */
+  readonly latencyOf?: (symbol: string) => LatencyModel;
   readonly queue: QueueModel;
   readonly seed: number;
   /** A fixed 8-hour funding rate for every interval, in place of the catalog's recorded ones. */
@@ -71,7 +73,7 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
   for (const [k, symbol] of traded.entries()) {
     const c = s.index.instruments[symbol]!;
     const inst = simInstrumentOf(c);
-    const latency = linkLatency(s.latency.entry, s.latency.response, s.seed + k);
+    const latency = s.latencyOf?.(symbol) ?? linkLatency(s.latency.entry, s.latency.response, s.seed + k);
     const onReport = (r: ExecutionReport): void => s.onReport(symbol, r);
     if (inst.contract === undefined) {
       const balances = Object.fromEntries(Object.entries(s.balances).filter(([a]) => a === inst.baseAsset || a === inst.quoteAsset));

@@ -12,7 +12,8 @@ type Recorded = 'place' | 'cancel' | 'getOrder';
  * Lines of the `orders` stream, each `<ns> <json>`:
  * - `{"type":"request","id":n,"op":...,"args":...}` when the bot sends (ns = request time);
  * - `{"type":"answer","id":n,"op":...,"requestNs":"...","report":...}` or `{"type":"error",...,"error":{code,retry,message}}` when the call settles (ns = response time);
- * - `{"type":"fill",...}` for a user-stream order report with a fill, `{"type":"order",...}` for the other reports (ns = receive time on the bus).
+ * - `{"type":"fill",...}` for a user-stream order report with a fill, `{"type":"order",...}` for the other reports (ns = receive time on the bus),
+ *   the report's own order type as `orderType`.
  */
 export class OrdersJournal {
   private seq = 0;
@@ -53,7 +54,8 @@ export class OrdersJournal {
   /** Records the order reports the bus carries from now on (fills among them). */
   follow(bus: EventBus): void {
     this.off = bus.subscribe('order', (ev: OrderUpdateEvent) => {
-      this.line(this.nanos(), { ...ev, type: isFill(ev) ? 'fill' : 'order' });
+      // `type` names the line; the report's own type (LIMIT, MARKET, ...) goes on as `orderType`.
+      this.line(this.nanos(), { ...ev, type: isFill(ev) ? 'fill' : 'order', orderType: ev.type });
     }, { label: 'record orders' });
   }
 

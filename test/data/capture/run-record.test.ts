@@ -20,7 +20,7 @@ async function readAll(files: readonly string[]): Promise<CaptureRecord[]> {
   return out;
 }
 
-interface Journal { type: string; id?: number; op?: string; requestNs?: string; args?: { clientOrderId?: string }; report?: { clientOrderId: string; status: string }; clientOrderId?: string; lastQty?: string }
+interface Journal { type: string; id?: number; op?: string; requestNs?: string; args?: { clientOrderId?: string }; report?: { clientOrderId: string; status: string }; clientOrderId?: string; lastQty?: string; orderType?: string }
 
 describe('record: in a run config', () => {
   it('records the market and the bot\'s order requests, answers and fills beside it', async () => {
@@ -57,6 +57,8 @@ describe('record: in a run config', () => {
     expect(fill).toBeDefined();
     // The filled order is one the journal saw placed.
     expect(requests.map((r) => r.j.args!.clientOrderId)).toContain(fill!.j.clientOrderId);
+    // The line's `type` names the line; the report's own order type is kept beside it.
+    expect(fill!.j.orderType).toMatch(/^(LIMIT|LIMIT_MAKER|MARKET)$/);
   }, 3 * HANG_MS);
 
   it('stops at start-up on a bad record: key, naming its path', () => {

@@ -1,0 +1,176 @@
+/**
+ * Takes the bot's own resting orders out of a recorded public book. A run's market capture shows the
+ * venue's depth, which held the bot's quotes; a backtest lays the bot's orders over the recorded book
+ * again, so they must first leave it, or the backtest would see them twice (once as others' size).
+ * Own resting size by level and venue time comes from the run's own order reports.
+ */
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { join } from 'node:path';
+import { Decimal } from '../../core/fixed.ts';
+import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
+import { frameLine, markerLine } from '../../data/capture/line-format.ts';
+import type { OrderUpdateEvent } from '../../model/events.ts';
+
+/** One change of the bot's resting size at a level, at venue time `time`. */
+interface OwnChange {
+  readonly time: number;
+  readonly key: string;
+  readonly delta: Decimal;
+}
+
+/** What the removal did: how many levels it lowered, and how often the recorded size was below the bot's own (set to zero). */
+export interface OwnRemovalStats {
+  /** Book levels (diff and snapshot entries) lowered by the bot's own size. */
+  levelsAdjusted: number;
+  /** Levels where the recorded size was less than the bot's resting size (ordering within one ms): set to zero. */
+  levelsClamped: number;
+  /** Total base quantity taken out, summed over adjusted entries. */
+  removedQty: string;
+  /** Market lines copied. */
+  lines: number;
+}
+
+const keyOf = (symbol: string, side: 'b' | 'a', price: string): string => `${symbol}|${side}|${new Decimal(price).toFixed()}`;
+
+/** Returns whether a report leaves the order resting in the book with size: a limit order that may rest, still open. */
+function restingQty(ev: OrderUpdateEvent): Decimal {
+  if (ev.status !== 'NEW' && ev.status !== 'PARTIALLY_FILLED') return new Decimal(0);
+  if (ev.timeInForce === 'IOC' || ev.timeInForce === 'FOK' || ev.type === 'MARKET') return new Decimal(0);
+  if (ev.price === '' || new Decimal(ev.price).isZero()) return new Decimal(0);
+  const left = new Decimal(ev.origQty).minus(ev.executedQty === '' ? '0' : ev.executedQty);
+  return left.isNegative() ? new Decimal(0) : left;
+}
+
+/** Returns the bot's resting-size changes by level in venue-time order, from its order reports. */
+export function ownChanges(reports: readonly OrderUpdateEvent[]): OwnChange[] {
+  const now = new Map<string, { key: string; qty: Decimal; done: boolean }>();
+  const out: OwnChange[] = [];
+  // Sorted by venue time; reports of one instant keep the order they were received in.
+  const sorted = [...reports].sort((a, b) => a.ts - b.ts);
+  for (const ev of sorted) {
+    const prev = now.get(ev.orderId);
+    // A finished order (filled, cancelled) never rests again, whatever report comes later.
+    if (prev?.done === true) continue;
+    const key = keyOf(ev.symbol, ev.side.startsWith('BUY') ? 'b' : 'a', ev.price === '' ? '0' : ev.price);
+    const qty = restingQty(ev);
+    now.set(ev.orderId, { key, qty, done: FINISHED.has(ev.status) });
+    if (prev !== undefined && prev.key !== key) {
+      if (!prev.qty.isZero()) out.push({ time: ev.ts, key: prev.key, delta: prev.qty.neg() });
+      if (!qty.isZero()) out.push({ time: ev.ts, key, delta: qty });
+    } else if (!qty.eq(prev?.qty ?? 0)) {
+      out.push({ time: ev.ts, key, delta: qty.minus(prev?.qty ?? 0) });
+    }
+  }
+  return out;
+}
+
+const FINISHED = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
+
+/** The bot's resting size by level as venue time moves forward. */
+class OwnBook {
+  private readonly size = new Map<string, Decimal>();
+  private next = 0;
+
+  constructor(private readonly changes: readonly OwnChange[]) {}
+
+  /** Applies every change at or before `time`. */
+  advance(time: number): void {
+    while (this.next < this.changes.length && this.changes[this.next]!.time <= time) {
+      const c = this.changes[this.next++]!;
+      const v = (this.size.get(c.key) ?? new Decimal(0)).plus(c.delta);
+      if (v.isZero()) this.size.delete(c.key);
+      else this.size.set(c.key, v);
+    }
+  }
+
+  at(key: string): Decimal | undefined {
+    return this.size.get(key);
+  }
+}
+
+type Level = [string, string];
+
+/**
+ * Copies the market capture of `from` into `to` with the bot's own resting size taken out of every
+ * diffDepth level and REST snapshot level, at the venue time of the push; returns what it did.
+ */
+export async function removeOwnOrders(from: string, to: string, reports: readonly OrderUpdateEvent[], problems: string[]): Promise<OwnRemovalStats> {
+  const book = new OwnBook(ownChanges(reports));
+  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0 };
+  const adjust = (symbol: string, side: 'b' | 'a', levels: unknown): void => {
+    if (!Array.isArray(levels)) return;
+    for (const l of levels as Level[]) {
+      if (!Array.isArray(l) || typeof l[0] !== 'string' || typeof l[1] !== 'string') continue;
+      const own = book.at(keyOf(symbol, side, l[0]));
+      if (own === undefined || !own.isPositive()) continue;
+      const q = new Decimal(l[1]);
+      if (q.isZero()) continue;
+      stats.levelsAdjusted++;
+      if (q.lt(own)) {
+        stats.levelsClamped++;
+        stats.removed = stats.removed.plus(q);
+        l[1] = '0';
+      } else {
+        stats.removed = stats.removed.plus(own);
+        l[1] = q.minus(own).toFixed();
+      }
+    }
+  };
+  const reader = new CaptureReader(await captureFiles(from, 'market'), { onIssue: (i) => problems.push(i.message) });
+  mkdirSync(to, { recursive: true });
+  // Streamed through gzip: memory stays flat however long the recording.
+  const gz = createGzip();
+  const done = pipeline(gz, createWriteStream(join(to, 'market-public.jsonl.gz')));
+  const write = async (line: string): Promise<void> => {
+    if (!gz.write(line)) await once(gz, 'drain');
+  };
+  for await (const r of reader.records()) {
+    stats.lines++;
+    if (r.marker === 'snapshot') await write(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
+    else if (r.marker !== undefined) await write(markerLine(r.ns, r.marker, r.frame));
+    else await write(frameLine(r.ns, depthWithout(r.frame, book, adjust)));
+  }
+  gz.end();
+  await done;
+  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines };
+}
+
+type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;
+
+/** Returns a diffDepth frame with the own size out of its levels (other frames unchanged). */
+function depthWithout(frame: string, book: OwnBook, adjust: Adjust): string {
+  if (!frame.includes('"diffDepth"')) return frame;
+  let v: { topic?: unknown; symbol?: unknown; data?: unknown };
+  try {
+    v = JSON.parse(frame) as typeof v;
+  } catch {
+    return frame;
+  }
+  if (v.topic !== 'diffDepth' || !Array.isArray(v.data)) return frame;
+  for (const d of v.data as Record<string, unknown>[]) {
+    const symbol = typeof d['s'] === 'string' ? d['s'] : String(v.symbol);
+    if (typeof d['t'] === 'number') book.advance(d['t']);
+    adjust(symbol, 'b', d['b']);
+    adjust(symbol, 'a', d['a']);
+  }
+  return JSON.stringify(v);
+}
+
+/** Returns a `!snapshot` payload with the own size out of its body's levels, at the body's time (else the receive time). */
+function snapshotWithout(payload: string, ns: bigint, book: OwnBook, adjust: Adjust): string {
+  let v: { symbol?: unknown; body?: unknown };
+  try {
+    v = JSON.parse(payload) as typeof v;
+  } catch {
+    return payload;
+  }
+  const body = v.body as Record<string, unknown> | undefined;
+  if (typeof v.symbol !== 'string' || typeof body !== 'object' || body === null) return payload;
+  book.advance(typeof body['t'] === 'number' ? body['t'] : Number(ns / 1_000_000n));
+  adjust(v.symbol, 'b', body['b'] ?? body['bids']);
+  adjust(v.symbol, 'a', body['a'] ?? body['asks']);
+  return JSON.stringify(v);
+}

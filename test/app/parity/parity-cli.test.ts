@@ -1,0 +1,50 @@
+// `bhtrade parity`'s command line: its flags, and what it refuses at once with exit 2 naming the flag or key.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseParityArgs } from '../../../src/cli/parity.ts';
+import { ROOT } from '../scenario.ts';
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('bhtrade parity arguments', () => {
+  it('reads the config, --duration, --depth-push, --out and --recording, with 10 minutes and 50 ms by default', () => {
+    expect(parseParityArgs(['c.yaml'])).toEqual({ config: 'c.yaml', durationMs: 600_000, depthPushMs: 50 });
+    expect(parseParityArgs(['c.yaml', '--duration', '20s', '--depth-push=100ms', '--out', 'o', '--recording', 'r'])).toEqual({
+      config: 'c.yaml', durationMs: 20_000, depthPushMs: 100, out: 'o', recording: 'r',
+    });
+  });
+
+  it.each([
+    [[], 'CONFIG is missing'],
+    [['c.yaml', '--duration', 'soon'], '--duration must be a duration'],
+    [['c.yaml', '--depth-push', '5ms'], '--depth-push must be a duration of at least 10ms'],
+    [['c.yaml', '--out'], '--out needs a value'],
+    [['c.yaml', '--frob'], 'unknown option --frob'],
+    [['a.yaml', 'b.yaml'], 'unexpected argument b.yaml'],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseParityArgs(argv)).toThrow(message);
+  });
+
+  it('--help prints its usage; a config on a remote venue or with two symbols exits 2 naming the key', () => {
+    const help = cli(['parity', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npx bhtrade parity CONFIG /);
+    expect(cli(['--help']).stdout).toContain('npx bhtrade parity CONFIG');
+    const dir = mkdtempSync(join(tmpdir(), 'bh-parity-cli-'));
+    const remote = join(dir, 'remote.yaml');
+    writeFileSync(remote, 'venue: { rest: "http://127.0.0.1:1", ws: "ws://127.0.0.1:1", apiKey: k, secret: s }\nstrategies: [{ id: mm, use: x.ts, symbols: [BTCUSDT] }]\n');
+    const r = cli(['parity', remote, '--duration', '1s', '--out', join(dir, 'out')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('venue: bhtrade parity runs the config on the embedded simulated venue');
+    const two = join(dir, 'two.yaml');
+    writeFileSync(two, `venue: embedded\nstrategies: [{ id: a, use: ${join(ROOT, 'strategies/market-maker.ts')}, symbols: [BTCUSDT, ETHUSDT] }]\n`);
+    const t = cli(['parity', two, '--duration', '1s', '--out', join(dir, 'out2')]);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toContain('strategies: bhtrade parity compares one traded symbol');
+  }, 120_000);
+});

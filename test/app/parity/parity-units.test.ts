@@ -1,0 +1,163 @@
+// The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, and strategy timers on the live run's ticks.
+import { describe, expect, it } from 'vitest';
+import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
+import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
+import { parityLatency } from '../../../src/app/parity/latency.ts';
+import { VirtualClock } from '../../../src/core/clock.ts';
+import { ownChanges } from '../../../src/app/parity/own-book.ts';
+import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
+
+const T0 = 1_700_000_000_000;
+
+function report(over: Partial<OrderUpdateEvent>): OrderUpdateEvent {
+  return orderUpdateEvent({
+    account: 'spot', symbol: 'BTCUSDT', clientOrderId: 'mm-r-1', orderId: '1', status: 'NEW', side: 'BUY', type: 'LIMIT_MAKER', timeInForce: 'GTC',
+    price: '30000.10', origQty: '0.002', executedQty: '0', cumQuote: '0', lastQty: '0', lastPrice: '0', tradeId: undefined, fee: '0', feeAsset: undefined,
+    maker: false, createdTs: T0, closeOrder: undefined, leverage: undefined, ts: T0, recvTs: T0, ...over,
+  });
+}
+
+describe('ownChanges', () => {
+  it('follows each resting order from placement through partial fill to its end, once, and never counts an IOC order', () => {
+    const changes = ownChanges([
+      report({ ts: T0 }),
+      report({ ts: T0 + 5, status: 'PARTIALLY_FILLED', executedQty: '0.0005', lastQty: '0.0005' }),
+      report({ orderId: '2', clientOrderId: 'mm-r-2', side: 'SELL', price: '30001', ts: T0 + 6 }),
+      report({ ts: T0 + 9, status: 'FILLED', executedQty: '0.002', lastQty: '0.0015' }),
+      // A late duplicate of the first report changes nothing: the order is over.
+      report({ ts: T0 + 12 }),
+      report({ orderId: '3', clientOrderId: 'mm-r-3', timeInForce: 'IOC', type: 'LIMIT', ts: T0 + 13 }),
+      report({ orderId: '2', clientOrderId: 'mm-r-2', side: 'SELL', price: '30001', status: 'CANCELED', ts: T0 + 20 }),
+    ]);
+    expect(changes.map((c) => [c.time - T0, c.key, c.delta.toFixed()])).toEqual([
+      [0, 'BTCUSDT|b|30000.1', '0.002'],
+      [5, 'BTCUSDT|b|30000.1', '-0.0005'],
+      [6, 'BTCUSDT|a|30001', '0.002'],
+      [9, 'BTCUSDT|b|30000.1', '-0.0015'],
+      [20, 'BTCUSDT|a|30001', '-0.002'],
+    ]);
+  });
+});
+
+describe('parityLatency', () => {
+  const trips = [{ request: 100, exchange: 103, response: 110 }, { request: 200, exchange: 240, response: 245 }];
+  const byOrder = new Map([
+    ['mm-live-1', { place: { request: 100, exchange: 103, response: 110 }, cancel: { request: 300, exchange: 330, response: 331 } }],
+    ['mm-live-2', { place: { request: 400, exchange: undefined, response: 480 } }],
+  ]);
+  it('brings each order and cancel to the exchange when its live twin reached the venue, or after the twin\'s latency when sent at another time', () => {
+    const m = parityLatency(trips, byOrder);
+    // Sent 2 ms before the live twin (sent at 100, at the venue at 103): the same decision, arriving at 103.
+    expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(5);
+    // Sent 400 ms later: another decision, the twin's own 3 ms.
+    expect(m.entry(500, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(3);
+    expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
+    // Refused live (no venue stamp): answered at 480 less the median way back (5 and 7 ms: 7), after that millisecond's events: 474.
+    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
+    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
+    // No twin: the latest trip sent at or before the time.
+    expect(m.entry(250, { clientOrderId: 'mm-bt-9', op: 'place' })).toBe(40);
+    expect(m.entry(150)).toBe(3);
+    expect(m.response(241)).toBe(5);
+  });
+
+  it('brings reports back after the user stream\'s recorded delay at that venue time', () => {
+    const m = parityLatency(trips, byOrder, [{ ts: 100, recvTs: 104 }, { ts: 200, recvTs: 230 }, { ts: 300, recvTs: 299 }]);
+    expect(m.response(150)).toBe(4);
+    expect(m.response(260)).toBe(30);
+    // A report received before its venue stamp (another clock) is left out.
+    expect(m.response(400)).toBe(30);
+  });
+});
+
+describe('compare', () => {
+  const order = (id: string, time: number, side: string, price: string): ParityOrder => ({ time, clientOrderId: id, side, type: 'LIMIT_MAKER', timeInForce: 'GTC', price, qty: '0.002' });
+  const fill = (id: string, time: number, side: string, price: string, maker = true, qty = '0.002'): ParityFill => ({ time, clientOrderId: id, side, price, qty, fee: '0', feeAsset: 'USDT', maker });
+
+  it('matches the same order first, then the same price from a shifted order; gives every other fill a cause; counts PnL exactly', () => {
+    const c = compare({
+      live: {
+        orders: [order('m-l-1', 0, 'BUY', '100'), order('m-l-2', 10, 'SELL', '101'), order('m-l-3', 20, 'SELL', '102'), order('m-l-4', 30, 'BUY', '99')],
+        fills: [fill('m-l-1', 100, 'BUY', '100'), fill('m-l-2', 200, 'SELL', '101'), fill('m-l-3', 5_000, 'SELL', '102'), fill('m-l-4', 6_000, 'BUY', '99')],
+      },
+      backtest: {
+        orders: [order('m-b-1', 0, 'BUY', '100'), order('m-b-2', 5, 'BUY', '100.5'), order('m-b-3', 10, 'SELL', '101'), order('m-b-4', 20, 'SELL', '102')],
+        fills: [fill('m-b-1', 150, 'BUY', '100'), fill('m-b-3', 700, 'SELL', '101'), fill('m-b-2', 3_000, 'BUY', '100.5')],
+      },
+      base: 'BTC', money: 'USDT', mark: '100',
+    });
+    expect(c.matched.map((m) => [m.live.clientOrderId, m.backtest.clientOrderId, m.sameOrder, m.timeDiffMs])).toEqual([
+      ['m-l-1', 'm-b-1', true, 50],
+      ['m-l-2', 'm-b-3', false, 500],
+    ]);
+    expect(c.unmatched.map((u) => [u.run, u.fill.clientOrderId, u.cause])).toEqual([
+      // The backtest's own extra order: live placed another one in its place.
+      ['backtest', 'm-b-2', 'diverged'],
+      // A maker fill whose twin (same place, side and price) rested without a fill.
+      ['live', 'm-l-3', 'queue'],
+      ['live', 'm-l-4', 'diverged'],
+    ]);
+    expect(c.causes).toEqual({ queue: 1, latency: 0, 'own-impact': 0, diverged: 2 });
+    expect(c.matchedPct).toBe(50);
+    // Live: bought 0.002 at 100 and 99, sold 0.002 at 101 and 102: cash 0.008, flat. Backtest: bought at 100 and 100.5
+    // (−0.401), sold at 101 (+0.202), 0.002 left marked at 100 (+0.2): 0.001.
+    expect(c.live.pnl).toBe('0.008');
+    expect(c.backtest.pnl).toBe('0.001');
+    expect(c.pnlDiff).toBe('0.007');
+    expect(c.pnlDiffPct).toBe(87.5);
+  });
+
+  it('gives a maker fill whose twin was not in the book yet, or no longer, to latency', () => {
+    const c = compare({
+      live: { orders: [order('q-l-1', 0, 'BUY', '100'), order('q-l-2', 100, 'BUY', '99')], fills: [fill('q-l-1', 50, 'BUY', '100'), fill('q-l-2', 500, 'BUY', '99')] },
+      backtest: { orders: [order('q-b-1', 60, 'BUY', '100'), { ...order('q-b-2', 100, 'BUY', '99'), cancelledAt: 450 }], fills: [] },
+      base: 'BTC', money: 'USDT', mark: '100',
+    });
+    expect(c.unmatched.map((u) => [u.fill.clientOrderId, u.cause])).toEqual([['q-l-1', 'latency'], ['q-l-2', 'latency']]);
+    expect(c.unmatched[0]!.detail).toContain('reached the venue 10 ms after it');
+    expect(c.unmatched[1]!.detail).toContain('cancelled 50 ms before it');
+  });
+
+  it('tells a taker fill the book had moved (latency) from one into a book its own previous fill had changed (own impact)', () => {
+    const c = compare({
+      live: {
+        orders: [order('t-l-1', 0, 'BUY', '105'), order('t-l-2', 300, 'BUY', '105')].map((o) => ({ ...o, timeInForce: 'IOC' })),
+        fills: [fill('t-l-1', 10, 'BUY', '100', false), fill('t-l-2', 310, 'BUY', '101', false)],
+      },
+      backtest: {
+        orders: [order('t-b-1', 0, 'BUY', '105'), order('t-b-2', 300, 'BUY', '105')].map((o) => ({ ...o, timeInForce: 'IOC' })),
+        fills: [fill('t-b-1', 1_200, 'BUY', '100', false), fill('t-b-2', 315, 'BUY', '101', false, '0.001')],
+      },
+      base: 'BTC', money: 'USDT', mark: '100',
+    });
+    expect(c.matched).toHaveLength(0);
+    expect(c.unmatched.map((u) => [u.run, u.fill.clientOrderId, u.cause])).toEqual([
+      ['live', 't-l-1', 'latency'],
+      ['live', 't-l-2', 'own-impact'],
+      ['backtest', 't-b-2', 'latency'],
+      ['backtest', 't-b-1', 'own-impact'],
+    ]);
+  });
+});
+
+describe('laggedClock', () => {
+  it('ticks a strategy interval on its live twin\'s grid, each tick as late as it fired live, dropping ticks a stall skipped', async () => {
+    const clock = new VirtualClock(10_000);
+    // The live run: a venue interval of 100 ms made long before, the strategy's made 3 ms before the strategies were seen started.
+    const lagged = laggedClock(clock, [
+      { start: 1_000, period: 100, late: [] },
+      { start: 9_997, period: 100, late: [[2, 30], [3, 150]] },
+    ], 10_000);
+    const fired: number[] = [];
+    const h = lagged.setInterval(() => fired.push(clock.now()), 100);
+    // Another period has no twin: a plain interval of the clock.
+    const other: number[] = [];
+    lagged.setInterval(() => other.push(clock.now()), 250);
+    await clock.advance(600);
+    h.cancel();
+    await clock.advance(300);
+    // Grid 10 097, 10 197 (+30), 10 297 (+150: fires at 10 447, so the tick due at 10 397 is dropped), then 10 497 and 10 597.
+    expect(fired).toEqual([10_097, 10_227, 10_447, 10_497, 10_597]);
+    expect(other).toEqual([10_250, 10_500, 10_750]);
+  });
+});

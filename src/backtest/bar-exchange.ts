@@ -14,7 +14,8 @@ import { barPath, fillFrom, type Bar, type BarOrder } from './bars.ts';
 import { noAccount, type AccountOrder, type ExchangeAccount } from './exchange/account.ts';
 import type { LatencyModel } from './exchange/latency.ts';
 import { checkOrder } from './exchange/rules.ts';
-import type { ExecType, ExecutionReport, OrderRequest, OrderStatus } from './exchange/types.ts';
+import type { ExecutionReport, OrderRequest, OrderStatus } from './exchange/types.ts';
+import { ReportSender } from './exchange/report-sender.ts';
 
 /** One of the strategy's orders in bar mode. */
 class BarExchOrder implements AccountOrder {
@@ -81,11 +82,12 @@ export class BarExchange {
   /** The last path point reached of the current bar (0–3). */
   private point = 0;
   private last: number | undefined;
-  private lastDue = -Infinity;
+  private readonly reports: ReportSender;
   /** Fills due at a later point of the current bar, by point. */
   private due: { x: BarExchOrder; priceTicks: number; isMaker: boolean; triggered: boolean }[][] = [[], [], [], []];
 
   constructor(private readonly o: BarExchangeOptions) {
+    this.reports = new ReportSender(o);
     this.account = o.account ?? noAccount;
     this.keepFinished = o.keepFinished ?? 10_000;
   }
@@ -155,12 +157,12 @@ export class BarExchange {
     if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
     if (code !== 0) {
       x.status = 'REJECTED';
-      this.report(x, 'REJECTED', 0, 0, false, code);
+      this.reports.report(x, 'REJECTED', 0, 0, false, code);
       return;
     }
     this.byClientId.set(req.clientOrderId, x);
     this.working.push(x);
-    this.report(x, 'NEW');
+    this.reports.report(x, 'NEW');
     const bar = this.bar;
     if (bar === undefined) {
       if (!waits(req)) this.end(x, 'EXPIRED');
@@ -197,7 +199,7 @@ export class BarExchange {
   private fill(x: BarExchOrder, priceTicks: number, isMaker: boolean, triggered: boolean): void {
     if (triggered && x.waiting) {
       x.waiting = false;
-      this.report(x, 'TRIGGERED');
+      this.reports.report(x, 'TRIGGERED');
       if (x.limitTicks <= 0) x.limitTicks = priceTicks;
       if (this.account.reserve(x) !== 0) return this.end(x, 'EXPIRED');
     }
@@ -210,7 +212,7 @@ export class BarExchange {
     x.status = 'FILLED';
     this.remove(x);
     this.account.release(x);
-    this.report(x, 'TRADE', priceTicks, lots, isMaker, 0, s.fee, s.feeAsset);
+    this.reports.report(x, 'TRADE', priceTicks, lots, isMaker, 0, s.fee, s.feeAsset);
   }
 
   private end(x: BarExchOrder, why: 'CANCELED' | 'EXPIRED'): void {
@@ -218,7 +220,7 @@ export class BarExchange {
     x.waiting = false;
     this.remove(x);
     this.account.release(x);
-    this.report(x, why);
+    this.reports.report(x, why);
   }
 
   private remove(x: BarExchOrder): void {
@@ -235,27 +237,7 @@ export class BarExchange {
     const x = this.byClientId.get(clientOrderId);
     const code = !x ? UNKNOWN_ORDER : x.status === 'FILLED' ? ALREADY_FILLED : !x.active ? ALREADY_CANCELED : 0;
     if (code === 0) return this.end(x!, 'CANCELED');
-    const now = this.o.clock.now();
-    this.deliver({
-      clientOrderId, orderId: x?.orderId ?? '', execType: 'CANCEL_REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
-      fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: now,
-    });
-  }
-
-  private report(x: BarExchOrder, execType: ExecType, price = 0, lots = 0, isMaker = false, code = 0, fee = '0', feeAsset = ''): void {
-    const now = this.o.clock.now();
-    this.deliver({
-      clientOrderId: x.req.clientOrderId, orderId: x.orderId, execType, status: x.status, code, lastPriceTicks: price, lastLots: lots, isMaker, fee, feeAsset,
-      executedLots: x.executedLots, leavesLots: x.active ? x.leavesLots : 0, exchTime: now, localTime: now,
-    });
-  }
-
-  /** Sends a report after the response latency, never before an earlier one. */
-  private deliver(r: ExecutionReport): void {
-    const due = Math.max(this.lastDue, r.exchTime + this.o.latency.response(r.exchTime));
-    this.lastDue = due;
-    const out = { ...r, localTime: due };
-    this.o.clock.setTimeout(() => this.o.onReport(out), due - this.o.clock.now());
+    this.reports.cancelRejected(clientOrderId, x, code);
   }
 }
 

@@ -14,7 +14,8 @@ import { RecordedBook } from './book.ts';
 import type { LatencyModel } from './latency.ts';
 import { queueTrade, type QueueModel, type QueuePos } from './queue.ts';
 import { checkMakerOnly, checkOrder, limitOf } from './rules.ts';
-import { bookSideOf, type BookSide, type ExecType, type ExecutionReport, type OrderRequest, type OrderStatus, type RecordedEvent } from './types.ts';
+import { bookSideOf, type BookSide, type ExecutionReport, type OrderRequest, type OrderStatus, type RecordedEvent } from './types.ts';
+import { ReportSender } from './report-sender.ts';
 
 /** One of the strategy's orders inside the exchange. */
 class ExchOrder implements AccountOrder {
@@ -94,12 +95,13 @@ export class BacktestExchange {
   /** Last recorded trade price, ticks. */
   private last: number | undefined;
   /** Local time the last report is due (reports keep their order). */
-  private lastDue = -Infinity;
+  private readonly reports: ReportSender;
   /** Best prices the last mid mark was taken from. */
   private midBid = -1;
   private midAsk = -1;
 
   constructor(private readonly o: BacktestExchangeOptions) {
+    this.reports = new ReportSender(o);
     this.account = o.account ?? noAccount;
     this.nextId = o.firstOrderId ?? 1n;
     this.keepFinished = o.keepFinished ?? 1_000;
@@ -255,7 +257,7 @@ export class BacktestExchange {
     this.stops = this.stops.filter((x) => !due.includes(x));
     for (const x of due) {
       x.waiting = false;
-      this.report(x, 'TRIGGERED');
+      this.reports.report(x, 'TRIGGERED');
       // As on the venue, a triggered order is priced and checked now (an open needs its margin, a close its quantity), and ends when it no longer fits.
       const req = x.req;
       if ((req.priceType ?? 'INPUT') !== 'INPUT') {
@@ -291,7 +293,7 @@ export class BacktestExchange {
     if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
     if (code !== 0) {
       x.status = 'REJECTED';
-      this.report(x, 'REJECTED', 0, 0, false, code);
+      this.reports.report(x, 'REJECTED', 0, 0, false, code);
       return;
     }
     this.byClientId.set(req.clientOrderId, x);
@@ -300,10 +302,10 @@ export class BacktestExchange {
       // Trigger direction: toward the trigger from the last price (by side with no trade yet), as the venue does.
       x.triggerUp = this.last === undefined ? x.side === 0 : req.triggerTicks! >= this.last;
       this.stops.push(x);
-      this.report(x, 'NEW');
+      this.reports.report(x, 'NEW');
       return;
     }
-    this.report(x, 'NEW');
+    this.reports.report(x, 'NEW');
     this.work(x);
   }
 
@@ -381,7 +383,7 @@ export class BacktestExchange {
       this.account.release(x);
       this.retire(x);
     }
-    this.report(x, 'TRADE', price, lots, isMaker, 0, s.fee, s.feeAsset);
+    this.reports.report(x, 'TRADE', price, lots, isMaker, 0, s.fee, s.feeAsset);
   }
 
   private end(x: ExchOrder, why: 'CANCELED' | 'EXPIRED'): void {
@@ -393,35 +395,13 @@ export class BacktestExchange {
     }
     this.account.release(x);
     this.retire(x);
-    this.report(x, why);
+    this.reports.report(x, why);
   }
 
   private arriveCancel(clientOrderId: string): void {
     const x = this.byClientId.get(clientOrderId);
     const code = !x ? UNKNOWN_ORDER : x.status === 'FILLED' ? ALREADY_FILLED : !x.active ? ALREADY_CANCELED : 0;
     if (code === 0) return this.end(x!, 'CANCELED');
-    const clock = this.o.clock;
-    const now = clock.now();
-    const r: ExecutionReport = {
-      clientOrderId, orderId: x?.orderId ?? '', execType: 'CANCEL_REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
-      fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: now,
-    };
-    this.deliver(r);
-  }
-
-  private report(x: ExchOrder, execType: ExecType, price = 0, lots = 0, isMaker = false, code = 0, fee = '0', feeAsset = ''): void {
-    const now = this.o.clock.now();
-    this.deliver({
-      clientOrderId: x.req.clientOrderId, orderId: x.orderId, execType, status: x.status, code, lastPriceTicks: price, lastLots: lots, isMaker, fee, feeAsset,
-      executedLots: x.executedLots, leavesLots: x.active ? x.leavesLots : 0, exchTime: now, localTime: now,
-    });
-  }
-
-  /** Sends a report to the strategy after the response latency; a report never overtakes an earlier one, whatever latency it drew. */
-  private deliver(r: ExecutionReport): void {
-    const due = Math.max(this.lastDue, r.exchTime + this.o.latency.response(r.exchTime));
-    this.lastDue = due;
-    const out = { ...r, localTime: due };
-    this.o.clock.setTimeout(() => this.o.onReport(out), due - this.o.clock.now());
+    this.reports.cancelRejected(clientOrderId, x, code);
   }
 }

@@ -5,7 +5,7 @@ import { parseTime } from '../app/config.ts';
 import { runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { argsAndConfig } from './load-config.ts';
+import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
 import { Progress } from './progress.ts';
 import { sweepCommand } from './sweep.ts';
 
@@ -65,17 +65,12 @@ export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
       if ((name === '--from' || name === '--to') && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
       if (name === '--sweep') sweep.push(v);
       else opts[name.slice(2)] = v;
-    } else if (a.startsWith('-')) {
-      throw new Error(`unknown option ${a}`);
-    } else if (config === undefined) {
-      config = a;
     } else {
-      throw new Error(`unexpected argument ${a}`);
+      config = configArgument(a, config);
     }
   }
-  if (config === undefined) throw new Error('CONFIG is missing');
   if (sweep.length === 0 && (opts['workers'] !== undefined || opts['rank'] !== undefined)) throw new Error('--workers and --rank go with --sweep');
-  return { config, ...(sweep.length > 0 ? { sweep } : {}), ...opts };
+  return { config: requireConfig(config), ...(sweep.length > 0 ? { sweep } : {}), ...opts };
 }
 
 /** Runs the backtest; returns the exit code. */

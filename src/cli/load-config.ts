@@ -20,3 +20,16 @@ export function argsAndConfig<A extends { readonly config: string }>(
     return 2;
   }
 }
+
+/** Returns the CONFIG argument a command takes once: `a` when it is the first positional argument; throws for an unknown option or a second one. */
+export function configArgument(a: string, config: string | undefined): string {
+  if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
+  if (config !== undefined) throw new Error(`unexpected argument ${a}`);
+  return a;
+}
+
+/** Returns the CONFIG argument, or throws when the command line had none. */
+export function requireConfig(config: string | undefined): string {
+  if (config === undefined) throw new Error('CONFIG is missing');
+  return config;
+}

@@ -3,7 +3,7 @@ import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { parseTime } from '../app/config.ts';
 import { DEFAULT_POINTS, runLookahead, type LookaheadFinding, type LookaheadReport } from '../app/lookahead/run.ts';
-import { argsAndConfig } from './load-config.ts';
+import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade lookahead CONFIG [--points N] [--data CATALOG] [--from T] [--to T]\n';
 
@@ -41,9 +41,7 @@ export function parseLookaheadArgs(argv: readonly string[]): LookaheadArgs {
     const a = argv[i]!;
     const name = (['--points', '--data', '--from', '--to'] as const).find((o) => a === o || a.startsWith(`${o}=`));
     if (name === undefined) {
-      if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
-      if (config !== undefined) throw new Error(`unexpected argument ${a}`);
-      config = a;
+      config = configArgument(a, config);
       continue;
     }
     const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
@@ -56,8 +54,7 @@ export function parseLookaheadArgs(argv: readonly string[]): LookaheadArgs {
       opts[name.slice(2) as 'data' | 'from' | 'to'] = v;
     }
   }
-  if (config === undefined) throw new Error('CONFIG is missing');
-  return { config, ...opts };
+  return { config: requireConfig(config), ...opts };
 }
 
 /** Runs the check; returns the exit code. */

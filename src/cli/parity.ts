@@ -6,7 +6,7 @@ import { createLogger } from '../core/logger.ts';
 import { parseDuration } from '../app/config.ts';
 import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
-import { argsAndConfig } from './load-config.ts';
+import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--depth-push 50ms] [--out DIR] [--recording DIR]\n';
 
@@ -72,16 +72,11 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
       } else {
         recording = v;
       }
-    } else if (a.startsWith('-')) {
-      throw new Error(`unknown option ${a}`);
-    } else if (config === undefined) {
-      config = a;
     } else {
-      throw new Error(`unexpected argument ${a}`);
+      config = configArgument(a, config);
     }
   }
-  if (config === undefined) throw new Error('CONFIG is missing');
-  return { config, durationMs, depthPushMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
+  return { config: requireConfig(config), durationMs, depthPushMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
 }
 
 /** Runs the parity check; returns the exit code. */

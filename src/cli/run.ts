@@ -3,7 +3,7 @@ import { stderr } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { parseDuration } from '../app/config.ts';
 import { startApp } from '../app/run.ts';
-import { argsAndConfig } from './load-config.ts';
+import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
 
@@ -37,16 +37,12 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
       const ms = v === undefined ? undefined : parseDuration(v);
       if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
       durationMs = ms;
-    } else if (a.startsWith('-')) {
-      throw new Error(`unknown option ${a}`);
-    } else if (config === undefined) {
-      config = a;
     } else {
-      throw new Error(`unexpected argument ${a}`);
+      config = configArgument(a, config);
     }
   }
-  if (config === undefined) throw new Error('CONFIG is missing');
-  return durationMs === undefined ? { config } : { config, durationMs };
+  const file = requireConfig(config);
+  return durationMs === undefined ? { config: file } : { config: file, durationMs };
 }
 
 /** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running or a strategy that failed. */

@@ -104,12 +104,12 @@ export class BarExchange {
 
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
   }
 
   cancel(clientOrderId: string): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now()));
+    clock.setTimeout(() => this.arriveCancel(clientOrderId), this.o.latency.entry(clock.now(), { clientOrderId, op: 'cancel' }));
   }
 
   /** Starts a bar at the clock's time (its open): open orders work from the open, later points come on the clock. */

@@ -23,7 +23,7 @@ import type { ExternalOrder } from '../sim/engine/matcher.ts';
 import { decimalUnits } from '../sim/engine/units.ts';
 import type { SimVenue } from '../sim/engine/venue.ts';
 import type { VenueConfig } from '../sim/server/config.ts';
-import { recordedEvents } from './recorded-events.ts';
+import { recordBook, recordTrade, type RecordedSink } from '../backtest/run/replayed.ts';
 import type { MarketFeed } from '../sim/server/market-feed.ts';
 
 /** The `market:` section of a venue config. */
@@ -37,6 +37,8 @@ interface Replayed {
   readonly inst: SimInstrument;
   readonly market: ExternalMarket;
   readonly exchange: BacktestExchange;
+  /** Takes the recording's changes: the engine shows them (what the bot sees), the exchange holds them under the bot's orders (what they meet). */
+  readonly sink: RecordedSink;
   /** Sets the venue's index of this symbol, when contracts are on it (a spot recording has no index of its own: its mid stands in). */
   readonly setIndex: ((price: string) => void) | undefined;
   /** The recorded best prices the index was last set from. */
@@ -122,7 +124,17 @@ export class ReplayMarket {
         onReport: (r) => this.onReport(market, r),
       });
       const indexed = venue.market.indexSymbols().includes(symbol);
-      this.symbols.set(symbol, { inst, market, exchange, setIndex: indexed ? (price) => venue.setIndexPrice(symbol, price) : undefined, mid: [-1, -1] });
+      const sink: RecordedSink = {
+        recordDepth: (side, priceTicks, lots) => {
+          market.setLevel(side as EngineSide, priceTicks, lots);
+          exchange.recordDepth(side, priceTicks, lots);
+        },
+        recordTrade: (priceTicks, lots, takerSide) => {
+          market.trade(priceTicks, lots, takerSide === 0);
+          exchange.recordTrade(priceTicks, lots, takerSide);
+        },
+      };
+      this.symbols.set(symbol, { inst, market, exchange, sink, setIndex: indexed ? (price) => venue.setIndexPrice(symbol, price) : undefined, mid: [-1, -1] });
     }
     this.from = startNs(this.cfg.from, index, names);
     this.log.info({ catalog: this.cfg.replay, symbols: names, fromNs: this.from?.toString(), speed: this.cfg.speed, atEnd: this.cfg.atEnd, queue: queue.name }, 'replayed market starting');
@@ -294,13 +306,9 @@ export class ReplayMarket {
     if (ev.kind !== 'depthSnapshot' && ev.kind !== 'depthUpdate' && ev.kind !== 'trade') return;
     const r = this.symbols.get(ev.symbol);
     if (!r) return;
-    for (const x of recordedEvents(ev, r.inst, (side) => r.exchange.book.levels(side), this.clock.now())) {
-      if (x.kind === 'depth') r.market.setLevel(x.side as EngineSide, x.priceTicks, x.lots);
-      else if (x.kind === 'trade') r.market.trade(x.priceTicks, x.lots, x.takerSide === 0);
-      // The engine shows the recording (what the bot sees); the exchange holds it under the bot's orders (what they meet).
-      r.exchange.onRecorded(x);
-    }
-    if (r.setIndex !== undefined && ev.kind !== 'trade') this.indexFromMid(r);
+    if (ev.kind === 'trade') return recordTrade(ev, r.inst, r.sink);
+    recordBook(ev, r.inst, (side) => r.exchange.book.levels(side), r.sink);
+    if (r.setIndex !== undefined) this.indexFromMid(r);
   }
 
   /** Sets the index of a symbol contracts are on to the recorded book's mid when the best prices moved. */

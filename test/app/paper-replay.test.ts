@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { recordedEvents } from '../../src/app/recorded-events.ts';
+import { recordBook, recordTrade } from '../../src/backtest/run/replayed.ts';
 import { ReplayMarket } from '../../src/app/replay-market.ts';
 import { BacktestExchange } from '../../src/backtest/exchange/exchange.ts';
 import { constantLatency } from '../../src/backtest/exchange/latency.ts';
@@ -245,7 +245,8 @@ describe('orders on the replayed market', () => {
         placed = true;
       }
       vclock.advanceToSync(due);
-      for (const x of recordedEvents(ev, inst, (side) => ex.book.levels(side), due)) ex.onRecorded(x);
+      if (ev.kind === 'trade') recordTrade(ev, inst, ex);
+      else if (ev.kind === 'depthSnapshot' || ev.kind === 'depthUpdate') recordBook(ev, inst, (side) => ex.book.levels(side), ex);
     }
     vclock.advanceToSync(endAt);
     const backtestFills = reports.filter((r) => r.execType === 'TRADE')

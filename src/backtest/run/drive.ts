@@ -6,13 +6,13 @@
 import type { VirtualClock } from '../../core/clock.ts';
 import { replay, type ReplayStats } from '../../data/replay.ts';
 import type { TableName } from '../../data/tables.ts';
-import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, KlineEvent, Level } from '../../model/index.ts';
+import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, KlineEvent } from '../../model/index.ts';
 import type { Bar } from '../bars.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
-import type { BookSide } from '../exchange/types.ts';
+import { recordBook, recordTrade } from './replayed.ts';
 
 /** One symbol the strategies trade: the exchange that sees its recorded book, trades and marks (L2), or its bars (bar mode). */
 export interface DrivenMarket {
@@ -152,14 +152,11 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
   switch (ev.kind) {
     case 'depthSnapshot':
     case 'depthUpdate':
-      applyDepth(m, ex, ev, time);
+      applyDepth(m, ex, ev);
       return;
-    case 'trade': {
-      const priceTicks = decimalUnits(ev.price, m.inst.tick);
-      const lots = decimalUnits(ev.qty, m.inst.step);
-      if (priceTicks > 0 && lots > 0) ex.recordTrade(priceTicks, lots, ev.takerSide === 'BUY' ? 0 : 1);
+    case 'trade':
+      recordTrade(ev, m.inst, ex);
       return;
-    }
     case 'index':
       // A recorded index of a contract is its mark (as the portfolio takes it): funding and liquidation follow it.
       if (m.inst.contract) ex.onRecorded({ kind: 'mark', time, price: ev.index });
@@ -191,30 +188,10 @@ function barOf(inst: SimInstrument, k: KlineEvent): Bar {
   return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
 }
 
-function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEvent | DepthUpdateEvent, time: number): void {
-  if (ev.kind === 'depthSnapshot') {
-    if (applied.get(m) === ev.version) return;
-    // A snapshot replaces the book: levels it does not hold are gone.
-    for (const side of [0, 1] as const) {
-      const keep = new Set(levelTicks(m, side === 0 ? ev.bids : ev.asks));
-      for (const p of [...ex.book.levels(side)]) if (!keep.has(p)) ex.onRecorded({ kind: 'depth', time, side, priceTicks: p, lots: 0 });
-    }
-  }
-  setLevels(m, ex, 0, ev.bids);
-  setLevels(m, ex, 1, ev.asks);
+function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEvent | DepthUpdateEvent): void {
+  if (ev.kind === 'depthSnapshot' && applied.get(m) === ev.version) return;
+  recordBook(ev, m.inst, (side) => ex.book.levels(side), ex);
   applied.set(m, ev.version);
-}
-
-function levelTicks(m: DrivenMarket, levels: readonly Level[]): number[] {
-  return levels.map((l) => decimalUnits(l[0], m.inst.tick));
-}
-
-function setLevels(m: DrivenMarket, ex: BacktestExchange, side: BookSide, levels: readonly Level[]): void {
-  for (const l of levels) {
-    const priceTicks = decimalUnits(l[0], m.inst.tick);
-    const lots = decimalUnits(l[1], m.inst.step);
-    if (priceTicks > 0 && lots >= 0) ex.recordDepth(side, priceTicks, lots);
-  }
 }
 
 /** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */

@@ -633,6 +633,7 @@ export class OrderExecutor {
 
   /** Once strategies have their fills: the books fold them, and the executor's readers hear of them. */
   private afterDelivery(): void {
+    this.store.settle();
     this.books.settle();
     if (this.delivered.length === 0) return;
     for (const fill of this.delivered.splice(0)) this.store.emit({ type: 'fill', fill });

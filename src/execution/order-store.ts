@@ -27,12 +27,21 @@ export type ExecutionEvent =
 /** Where a change came from: the user stream, REST answers, or a local decision (kept for readers' logs). */
 export type ChangeSource = 'stream' | 'rest' | 'local';
 
+/** A finished order kept for lookups, and when it finished. */
+interface Finished {
+  readonly id: string;
+  order: LocalOrder;
+  readonly at: number;
+}
+
 /** Orders by clientOrderId and the listeners of their changes. */
 export class OrderStore {
   private readonly live = new Map<string, LocalOrder>();
-  private readonly finished = new Map<string, { order: LocalOrder; at: number }>();
-  /** Finished ids, oldest first (an order finishes once). */
-  private readonly finishOrder = new Fifo<string>();
+  private readonly finished = new Map<string, Finished>();
+  /** Finished orders, oldest first (an order finishes once). */
+  private readonly finishOrder = new Fifo<Finished>();
+  /** A stream change finished an order: the history is trimmed once the change was delivered (settle), or at the next put. */
+  private trimDue = false;
   private readonly byOrderId = new Map<string, string>();
   private readonly byStrategy = new Map<string, Set<string>>();
   /** Working orders per symbol and strategy. */
@@ -81,12 +90,13 @@ export class OrderStore {
 
   /** Returns how many orders are held: working, and finished kept for lookups. */
   size(): { live: number; finished: number } {
-    this.expire();
+    this.trim();
     return { live: this.live.size, finished: this.finished.size };
   }
 
-  /** Stores `next` when it differs from what is held and tells listeners. */
-  put(next: LocalOrder, _source: ChangeSource): void {
+  /** Stores `next` when it differs from what is held and tells listeners; a stream change leaves the history's trim to settle(), after its delivery. */
+  put(next: LocalOrder, source: ChangeSource): void {
+    if (this.trimDue) this.trim();
     const prev = this.get(next.clientOrderId);
     if (prev === next) return;
     const id = next.clientOrderId;
@@ -95,9 +105,11 @@ export class OrderStore {
       if (isTerminal(next.phase)) {
         this.live.delete(id);
         this.byStrategy.get(next.strategyId)?.delete(id);
-        this.finished.set(id, { order: next, at: this.clock.now() });
-        this.finishOrder.push(id);
-        this.expire();
+        const f: Finished = { id, order: next, at: this.clock.now() };
+        this.finished.set(id, f);
+        this.finishOrder.push(f);
+        if (source === 'stream') this.trimDue = true;
+        else this.trim();
       } else {
         this.live.set(id, next);
         let ids = this.byStrategy.get(next.strategyId);
@@ -142,15 +154,20 @@ export class OrderStore {
     if (m.size === 0) this.counts.delete(o.symbol);
   }
 
-  private expire(): void {
+  /** Trims the history a stream change left to trim (the executor calls it once the change was delivered). */
+  settle(): void {
+    if (this.trimDue) this.trim();
+  }
+
+  /** Forgets the finished orders past the history's count or age. */
+  private trim(): void {
+    this.trimDue = false;
     const oldest = this.clock.now() - this.history.maxAgeMs;
-    for (let id = this.finishOrder.peek(); id !== undefined; id = this.finishOrder.peek()) {
-      const f = this.finished.get(id);
-      if (f !== undefined && this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
+    for (let f = this.finishOrder.peek(); f !== undefined; f = this.finishOrder.peek()) {
+      if (this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
       this.finishOrder.shift();
-      if (f === undefined) continue;
-      this.finished.delete(id);
-      if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === id) this.byOrderId.delete(f.order.orderId);
+      this.finished.delete(f.id);
+      if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === f.id) this.byOrderId.delete(f.order.orderId);
     }
   }
 }

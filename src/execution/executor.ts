@@ -204,10 +204,10 @@ export class OrderExecutor {
       if (ev.type !== 'order') return;
       this.feed.onOrder(ev.order);
       if (!isTerminal(ev.order.phase)) return;
-      // A settled order is never queried again: forget what settling it needed.
+      // A settled order is never queried again: forget what settling it needed (retries and misses are usually empty).
       this.dropRetry(ev.order.clientOrderId);
       this.sentAt.delete(ev.order.clientOrderId);
-      this.misses.delete(ev.order.clientOrderId);
+      if (this.misses.size > 0) this.misses.delete(ev.order.clientOrderId);
     });
   }
 
@@ -616,6 +616,7 @@ export class OrderExecutor {
   }
 
   private dropRetry(id: string): void {
+    if (this.retries.size === 0) return;
     this.retries.get(id)?.cancel();
     this.retries.delete(id);
   }

@@ -140,7 +140,8 @@ export class OrderFeed {
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
     const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
     if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
-    const hi = scaled(r.executedQty, 'executedQty');
+    // The report's executed quantity is usually the order's own (just applied): parsed once.
+    const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
     const lo = subScaled(hi, scaled(r.lastQty, 'lastQty'));
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
     if (e.tradeIds.has(tradeId)) return undefined;
@@ -179,8 +180,9 @@ export class OrderFeed {
     e.cover = addCover(e.cover, lo, hi);
     if (qty.units <= 0n) return undefined;
     // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
-    const whole = compareScaled(qty, subScaled(hi, lo)) === 0;
-    const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(subScaled(hi, lo))).toFixed();
+    const span = subScaled(hi, lo);
+    const whole = compareScaled(qty, span) === 0;
+    const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(span)).toFixed();
     const o = e.local;
     const fill: OrderFill = {
       tradeId, orderId, clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, price,

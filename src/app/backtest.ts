@@ -10,7 +10,8 @@ import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
 import { ClientOrderIds } from '../core/ids.ts';
-import { silentLogger, type Logger } from '../core/logger.ts';
+import { createLogger, silentLogger, type Logger } from '../core/logger.ts';
+import type { DestinationStream } from 'pino';
 import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type OrderReport, type OrderRequest } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
@@ -43,6 +44,8 @@ export interface BacktestOptions {
   /** The config file's path (its name names the run; its bytes are hashed). */
   readonly configPath?: string;
   readonly log?: Logger;
+  /** Where the run's log lines go (at the config's log.level, stamped with simulated time), when no `log` is given; default: nowhere. */
+  readonly logTo?: DestinationStream;
   /** Called once the range is known, before the first event (ms). */
   readonly onStart?: (range: { from: number; to: number }) => void;
   /** Called after each market event reached the bus: how many, and the simulated time. */
@@ -68,13 +71,29 @@ export interface BacktestRun {
   readonly range: { readonly from: number; readonly to: number };
   /** How orders filled: on the recorded L2 book, or along each bar's path. */
   readonly mode: BacktestMode;
+  /** Strategies that threw and were stopped, in the order they failed. */
+  readonly failed: readonly StrategyFailure[];
+}
+
+/** How a strategy's failure is told: which, when in simulated time, the error and where it was thrown. */
+export function failureText(f: StrategyFailure): string {
+  return `strategy ${f.id} threw at ${new Date(f.time).toISOString()} (simulated) and was stopped: ${f.error}${f.at === undefined ? '' : `\n  ${f.at}`}`;
+}
+
+/** A strategy that threw during a backtest: stopped there, its orders cancelled, the others went on. */
+export interface StrategyFailure {
+  readonly id: string;
+  readonly error: string;
+  /** Simulated time of the throw, epoch ms. */
+  readonly time: number;
+  /** The stack's first frame, where it has one. */
+  readonly at?: string;
 }
 
 /** Runs a loaded config's backtest to the end of its data; throws a ConfigError (exit 2) for bad settings. */
 export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {}): Promise<BacktestRun> {
   const { config: cfg, baseDir } = loaded;
   const bt = cfg.backtest;
-  const log = o.log ?? silentLogger();
   const catalogDir = o.data !== undefined ? resolve(o.data) : resolve(baseDir, bt.data);
   const index = readCatalog(catalogDir);
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
@@ -86,6 +105,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const clock = new VirtualClock(range.from);
+  const log = o.log ?? (o.logTo === undefined ? silentLogger() : createLogger({ level: cfg.log.level, destination: o.logTo, time: () => clock.now() }));
   // Not frozen (the dispatcher's rule for backtests): freezing each published book costs more than the strategy does.
   const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
@@ -126,6 +146,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
   });
   const history = catalogHistory(catalogDir, clock, replayed);
+  const failed: StrategyFailure[] = [];
   const host = new StrategyHost({
     bus, clock: o.strategyClock?.(clock) ?? clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
@@ -134,6 +155,10 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     orders: feedSource(exec),
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
+    onFailed: (id, error, thrown) => {
+      const at = thrown instanceof Error ? thrown.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim() : undefined;
+      failed.push({ id, error, time: clock.now(), ...(at === undefined ? {} : { at }) });
+    },
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
@@ -207,7 +232,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   };
-  return { results, replay: stats, events, range, mode };
+  return { results, replay: stats, events, range, mode, failed };
 }
 
 /** Collects what the results hold as the gateway reports it. */

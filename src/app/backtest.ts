@@ -26,6 +26,8 @@ import { catalogHistory } from '../backtest/run/history.ts';
 import { withOwnOrders } from '../backtest/run/own-overlay.ts';
 import type { LatencyModel } from '../backtest/exchange/latency.ts';
 import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
+import { TradeKlines } from '../backtest/run/trade-klines.ts';
+import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
@@ -162,6 +164,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
+  if (mode === 'l2') klinesFromTrades(bus, host, markets, index, range);
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
@@ -278,6 +281,25 @@ class Recorder {
   orderRows(): OrderRow[] {
     return [...this.rows.values()];
   }
+}
+
+/** Makes klines from the replayed trades of each traded symbol whose range in the catalog holds none, at the intervals its strategies asked for (the venue builds its kline stream from trades). */
+function klinesFromTrades(bus: EventBus, host: StrategyHost, markets: readonly RunMarket[], index: ReturnType<typeof readCatalog>, range: { from: number; to: number }): void {
+  const recorded = (symbol: string): boolean => index.files.some((f) => f.table === 'klines' && f.symbol === symbol
+    && Number(BigInt(f.firstNs) / 1_000_000n) < range.to && Number(BigInt(f.lastNs) / 1_000_000n) >= range.from);
+  const wanted = new Map<string, { inst: RunMarket['inst']; intervals: KlineInterval[] }>();
+  for (const s of host.streams()) {
+    for (const symbol of s.symbols) {
+      const m = markets.find((x) => x.inst.symbol === symbol);
+      if (m === undefined || s.streams.klines.length === 0 || recorded(symbol)) continue;
+      const w = wanted.get(symbol) ?? { inst: m.inst, intervals: [] };
+      w.intervals = [...new Set([...w.intervals, ...s.streams.klines])];
+      wanted.set(symbol, w);
+    }
+  }
+  if (wanted.size === 0) return;
+  const klines = new TradeKlines(wanted, (ev) => bus.publish(ev));
+  bus.subscribe('trade', (ev) => klines.onTrade(ev), { label: 'trade-klines' });
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */

@@ -2,7 +2,8 @@
  * The executor's orders by clientOrderId, the one place they change: each change is told once to the
  * executor's listeners (the order feed turns them into what strategies see). Working orders sit in the
  * hot indexes (by id, by strategy, open counts per symbol and strategy, kept incrementally); a finished
- * order leaves them at once and stays readable for `maxOrders` finished orders and `maxAgeMs` ms, so
+ * order leaves the open counts at once and the other indexes once its change was delivered (a stream
+ * change) or at once (any other), and stays readable for `maxOrders` finished orders and `maxAgeMs` ms, so
  * neither a submit nor memory grows with the orders a long run has finished.
  */
 import type { Clock } from '../core/clock.ts';
@@ -40,8 +41,11 @@ export class OrderStore {
   private readonly finished = new Map<string, Finished>();
   /** Finished orders, oldest first (an order finishes once). */
   private readonly finishOrder = new Fifo<Finished>();
-  /** A stream change finished an order: the history is trimmed once the change was delivered (settle), or at the next put. */
-  private trimDue = false;
+  /**
+   * An order a stream change finished: it stays in `live`, terminal, until the change was delivered (settle,
+   * or the next put), then moves to the history, which is trimmed; the moves are off the path to strategies.
+   */
+  private finishing: Finished | undefined;
   private readonly byOrderId = new Map<string, string>();
   private readonly byStrategy = new Map<string, Set<string>>();
   /** Working orders per symbol and strategy. */
@@ -68,12 +72,14 @@ export class OrderStore {
 
   /** Returns every order held: working ones, then the finished ones kept. */
   all(): readonly LocalOrder[] {
+    this.settle();
     this.visited += this.live.size + this.finished.size;
     return [...this.live.values(), ...[...this.finished.values()].map((f) => f.order)];
   }
 
   /** Returns the working orders (not terminal). */
   working(strategyId?: string): readonly LocalOrder[] {
+    this.settle();
     if (strategyId === undefined) {
       this.visited += this.live.size;
       return [...this.live.values()];
@@ -90,26 +96,27 @@ export class OrderStore {
 
   /** Returns how many orders are held: working, and finished kept for lookups. */
   size(): { live: number; finished: number } {
+    this.settle();
     this.trim();
     return { live: this.live.size, finished: this.finished.size };
   }
 
-  /** Stores `next` when it differs from what is held and tells listeners; a stream change leaves the history's trim to settle(), after its delivery. */
+  /** Stores `next` when it differs from what is held and tells listeners; a stream change leaves moving a finished order to the history to settle(), after its delivery. */
   put(next: LocalOrder, source: ChangeSource): void {
-    if (this.trimDue) this.trim();
+    this.settle();
     const prev = this.get(next.clientOrderId);
     if (prev === next) return;
     const id = next.clientOrderId;
     if (prev === undefined || !isTerminal(prev.phase)) {
       if (prev !== undefined) this.count(prev, -1);
       if (isTerminal(next.phase)) {
-        this.live.delete(id);
-        this.byStrategy.get(next.strategyId)?.delete(id);
         const f: Finished = { id, order: next, at: this.clock.now() };
-        this.finished.set(id, f);
-        this.finishOrder.push(f);
-        if (source === 'stream') this.trimDue = true;
-        else this.trim();
+        if (source === 'stream') {
+          this.live.set(id, next);
+          this.finishing = f;
+        } else {
+          this.finish(f);
+        }
       } else {
         this.live.set(id, next);
         let ids = this.byStrategy.get(next.strategyId);
@@ -154,14 +161,25 @@ export class OrderStore {
     if (m.size === 0) this.counts.delete(o.symbol);
   }
 
-  /** Trims the history a stream change left to trim (the executor calls it once the change was delivered). */
+  /** Moves the order a stream change finished to the history (the executor calls it once the change was delivered). */
   settle(): void {
-    if (this.trimDue) this.trim();
+    const f = this.finishing;
+    if (f === undefined) return;
+    this.finishing = undefined;
+    f.order = this.live.get(f.id) ?? f.order;
+    this.finish(f);
+  }
+
+  private finish(f: Finished): void {
+    this.live.delete(f.id);
+    this.byStrategy.get(f.order.strategyId)?.delete(f.id);
+    this.finished.set(f.id, f);
+    this.finishOrder.push(f);
+    this.trim();
   }
 
   /** Forgets the finished orders past the history's count or age. */
   private trim(): void {
-    this.trimDue = false;
     const oldest = this.clock.now() - this.history.maxAgeMs;
     for (let f = this.finishOrder.peek(); f !== undefined; f = this.finishOrder.peek()) {
       if (this.finished.size <= this.history.maxOrders && f.at >= oldest) break;

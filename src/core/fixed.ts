@@ -147,25 +147,6 @@ function compareMagnitude(a: string, x: Scan, b: string, y: Scan): -1 | 0 | 1 {
   return 0;
 }
 
-/** Returns true when the decimal string `s` is above zero, as compareDecimal(s, '0') > 0 says; plain unsigned digits with at most one point are judged in one pass, any other form goes to compareDecimal. */
-export function isPositiveDecimal(s: string): boolean {
-  let digits = 0;
-  let dots = 0;
-  let positive = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (c !== 48) positive = true;
-    } else if (c === 46 /* . */) {
-      dots++;
-    } else {
-      return compareDecimal(s, '0') > 0;
-    }
-  }
-  return digits > 0 && dots <= 1 ? positive : compareDecimal(s, '0') > 0;
-}
-
 /** Compares two decimal strings exactly: -1, 0 or 1 (by scanning their digits: no allocation, it runs on every report). */
 export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   scan(a, 'a', sa);

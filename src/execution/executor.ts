@@ -14,7 +14,7 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, divideDecimal, isPositiveDecimal } from '../core/fixed.ts';
+import { compareDecimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -119,7 +119,7 @@ function requestOf(o: PlaceIntent): OrderRequest {
 
 /** Returns the OrderReport carried by a bus order event. */
 export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
-  const filled = isPositiveDecimal(ev.executedQty) && isPositiveDecimal(ev.cumQuote);
+  const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
   const avg = filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
   return {
     account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,

@@ -18,7 +18,7 @@
 import type { Clock } from '../core/clock.ts';
 import { Fifo } from '../core/fifo.ts';
 import {
-  addScaled, compareScaled, Decimal, divideRounded, isPositiveDecimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
+  addScaled, compareDecimal, compareScaled, Decimal, divideRounded, mulScaled, scaled, SCALED_ZERO, scaledDecimal, scaledText, subScaled, type Scaled,
 } from '../core/fixed.ts';
 import {
   isFinalStatus, type FillReport, type Instrument, type OrderFill, type OrderOutcome, type OrderUpdateEvent, type OrderView, type OrderViewStatus,
@@ -139,7 +139,7 @@ export class OrderFeed {
    */
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
     const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
-    if (e === undefined || !isPositiveDecimal(r.lastQty)) return undefined;
+    if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
     // The report's executed quantity is usually the order's own (just applied): parsed once.
     const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
     const lo = subScaled(hi, scaled(r.lastQty, 'lastQty'));

@@ -10,7 +10,7 @@
  * until the order is terminal, and it is never cleared, so a failed cancel is sent again by
  * reconciliation rather than the order sliding back. executedQty only grows (the maximum seen).
  */
-import { compareDecimal, isPositiveDecimal } from '../core/fixed.ts';
+import { compareDecimal } from '../core/fixed.ts';
 import type { AccountKind, OrderReport, ReportOrderStatus, ReportSide } from '../model/index.ts';
 
 /** Where an order is in its life. */
@@ -90,7 +90,7 @@ function phaseOfStatus(status: ReportOrderStatus, executedQty: string): OrderPha
     case 'NEW':
     case 'PARTIALLY_FILLED':
     case 'PENDING_CANCEL':
-      return isPositiveDecimal(executedQty) ? 'PARTIALLY_FILLED' : 'NEW';
+      return compareDecimal(executedQty, '0') > 0 ? 'PARTIALLY_FILLED' : 'NEW';
     case 'FILLED':
     case 'CANCELED':
     case 'REJECTED':
@@ -117,7 +117,7 @@ export function applyReport(o: LocalOrder, r: OrderReport): LocalOrder {
   // avgPrice goes with the larger executedQty; on a tie the larger value, so the result does not depend on arrival order.
   const avgPrice = cmp > 0 || (cmp === 0 && compareDecimal(r.avgPrice, o.avgPrice) > 0) ? r.avgPrice : o.avgPrice;
   let phase = higher(o.phase, phaseOfStatus(r.status, executedQty));
-  if (phase === 'NEW' && isPositiveDecimal(executedQty)) phase = 'PARTIALLY_FILLED';
+  if (phase === 'NEW' && compareDecimal(executedQty, '0') > 0) phase = 'PARTIALLY_FILLED';
   const cancelPending = o.cancelPending || r.status === 'PENDING_CANCEL';
   const orderId = o.orderId ?? r.orderId;
   const updatedAt = Math.max(o.updatedAt, r.time);

@@ -1,6 +1,6 @@
 /** Filters user-stream events as they arrive, holding none back: order reports only move an order forward (or bring a fill not seen before), balances and positions keep the newest `E` per key. */
 import { Fifo } from '../core/fifo.ts';
-import { compareDecimal, isPositiveDecimal } from '../core/fixed.ts';
+import { compareDecimal } from '../core/fixed.ts';
 import type { BalanceUpdateEvent, OrderUpdateEvent, PositionUpdateEvent, ReportOrderStatus } from '../model/events.ts';
 import type { EventSink } from './ws-connection.ts';
 
@@ -98,7 +98,7 @@ export class ReportSequencer {
 
   private advances(ev: OrderUpdateEvent): boolean {
     const rank = statusRank(ev.status);
-    const fill = isPositiveDecimal(ev.lastQty) ? ev.executedQty : undefined;
+    const fill = isPositive(ev.lastQty) ? ev.executedQty : undefined;
     const mark = this.orders.get(ev.orderId);
     if (mark === undefined) {
       this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
@@ -126,6 +126,19 @@ export class ReportSequencer {
     // Finished orders are remembered for a while so late duplicates are still refused, then forgotten (push).
     this.finished.push(orderId);
   }
+}
+
+/** Returns true when the decimal `q` is above zero: a plain non-negative decimal is as soon as it has a digit 1-9 (signs and exponents go to compareDecimal). */
+function isPositive(q: string): boolean {
+  if (q.charCodeAt(0) !== 45 /* - */) {
+    for (let i = 0; i < q.length; i++) {
+      const c = q.charCodeAt(i);
+      if (c >= 49 && c <= 57) return true;
+      if (c === 101 || c === 69 /* e E */) break;
+      if (i === q.length - 1) return false;
+    }
+  }
+  return compareDecimal(q, '0') > 0;
 }
 
 /** Returns true when `mark` saw the fill ending at cumulative quantity `z` before; notes it otherwise. */

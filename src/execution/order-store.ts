@@ -45,7 +45,7 @@ export class OrderStore {
    * An order a stream change finished: it stays in `live`, terminal, until the change was delivered (settle,
    * or the next put), then moves to the history, which is trimmed; the moves are off the path to strategies.
    */
-  private finishing: Finished | undefined;
+  private finishing: string | undefined;
   private readonly byOrderId = new Map<string, string>();
   private readonly byStrategy = new Map<string, Set<string>>();
   /** Working orders per symbol and strategy. */
@@ -110,12 +110,11 @@ export class OrderStore {
     if (prev === undefined || !isTerminal(prev.phase)) {
       if (prev !== undefined) this.count(prev, -1);
       if (isTerminal(next.phase)) {
-        const f: Finished = { id, order: next, at: this.clock.now() };
         if (source === 'stream') {
           this.live.set(id, next);
-          this.finishing = f;
+          this.finishing = id;
         } else {
-          this.finish(f);
+          this.finish(next);
         }
       } else {
         this.live.set(id, next);
@@ -163,16 +162,17 @@ export class OrderStore {
 
   /** Moves the order a stream change finished to the history (the executor calls it once the change was delivered). */
   settle(): void {
-    const f = this.finishing;
-    if (f === undefined) return;
+    const id = this.finishing;
+    if (id === undefined) return;
     this.finishing = undefined;
-    f.order = this.live.get(f.id) ?? f.order;
-    this.finish(f);
+    const o = this.live.get(id);
+    if (o !== undefined) this.finish(o);
   }
 
-  private finish(f: Finished): void {
+  private finish(o: LocalOrder): void {
+    const f: Finished = { id: o.clientOrderId, order: o, at: this.clock.now() };
     this.live.delete(f.id);
-    this.byStrategy.get(f.order.strategyId)?.delete(f.id);
+    this.byStrategy.get(o.strategyId)?.delete(f.id);
     this.finished.set(f.id, f);
     this.finishOrder.push(f);
     this.trim();

@@ -98,7 +98,7 @@ export class ReportSequencer {
 
   private advances(ev: OrderUpdateEvent): boolean {
     const rank = statusRank(ev.status);
-    const fill = isPositive(ev.lastQty) ? ev.executedQty : undefined;
+    const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
     const mark = this.orders.get(ev.orderId);
     if (mark === undefined) {
       this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
@@ -126,19 +126,6 @@ export class ReportSequencer {
     // Finished orders are remembered for a while so late duplicates are still refused, then forgotten (push).
     this.finished.push(orderId);
   }
-}
-
-/** Returns true when the decimal `q` is above zero: a plain non-negative decimal is as soon as it has a digit 1-9 (signs and exponents go to compareDecimal). */
-function isPositive(q: string): boolean {
-  if (q.charCodeAt(0) !== 45 /* - */) {
-    for (let i = 0; i < q.length; i++) {
-      const c = q.charCodeAt(i);
-      if (c >= 49 && c <= 57) return true;
-      if (c === 101 || c === 69 /* e E */) break;
-      if (i === q.length - 1) return false;
-    }
-  }
-  return compareDecimal(q, '0') > 0;
 }
 
 /** Returns true when `mark` saw the fill ending at cumulative quantity `z` before; notes it otherwise. */

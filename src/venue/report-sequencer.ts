@@ -80,7 +80,7 @@ export class ReportSequencer {
     this.released += 1;
     this.sink(ev);
     // The oldest finished order is forgotten once the event was delivered: off the path from frame to strategy.
-    if (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
+    while (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
 
   private newer(ev: BalanceUpdateEvent | PositionUpdateEvent): boolean {

@@ -168,6 +168,9 @@ export class OrderExecutor {
   private readonly maxInFlight: number;
   private readonly log: Logger;
   private idleWaiters: (() => void)[] = [];
+  /** True while a stream report is applied; orders it settles are forgotten by afterDelivery (settled). */
+  private streaming = false;
+  private readonly settled: string[] = [];
   /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
   private readonly delivered: OrderFill[] = [];
   private stopped = false;
@@ -204,10 +207,9 @@ export class OrderExecutor {
       if (ev.type !== 'order') return;
       this.feed.onOrder(ev.order);
       if (!isTerminal(ev.order.phase)) return;
-      // A settled order is never queried again: forget what settling it needed (retries and misses are usually empty).
-      this.dropRetry(ev.order.clientOrderId);
-      this.sentAt.delete(ev.order.clientOrderId);
-      if (this.misses.size > 0) this.misses.delete(ev.order.clientOrderId);
+      // A settled order is never queried again: what settling it needed is forgotten, after the delivery of a stream report.
+      if (this.streaming) this.settled.push(ev.order.clientOrderId);
+      else this.forget(ev.order.clientOrderId);
     });
   }
 
@@ -615,6 +617,13 @@ export class OrderExecutor {
     }, this.settle.everyMs));
   }
 
+  /** Forgets what settling an order needed (retries and misses are usually empty). */
+  private forget(id: string): void {
+    this.dropRetry(id);
+    this.sentAt.delete(id);
+    if (this.misses.size > 0) this.misses.delete(id);
+  }
+
   private dropRetry(id: string): void {
     if (this.retries.size === 0) return;
     this.retries.get(id)?.cancel();
@@ -623,7 +632,14 @@ export class OrderExecutor {
 
   /** Applies a stream report: the order moves forward, then the fill it carries is counted at once (and applied to the portfolio when it names its trade id). */
   private onStreamReport(ev: OrderUpdateEvent): void {
-    const next = this.onReport(reportOfEvent(ev), 'stream', false);
+    this.streaming = true;
+    let next: LocalOrder | undefined;
+    try {
+      next = this.onReport(reportOfEvent(ev), 'stream', false);
+    } finally {
+      this.streaming = false;
+    }
+    // An unknown order (undefined) changed nothing, so nothing is left to forget.
     if (next === undefined) return;
     const fill = this.feed.streamFill(next, ev);
     // The fill has reached the strategies by now; the bookkeeping below is off their path.
@@ -635,6 +651,7 @@ export class OrderExecutor {
   /** Once strategies have their fills: the books fold them, and the executor's readers hear of them. */
   private afterDelivery(): void {
     this.store.settle();
+    if (this.settled.length > 0) for (const id of this.settled.splice(0)) this.forget(id);
     this.books.settle();
     if (this.delivered.length === 0) return;
     for (const fill of this.delivered.splice(0)) this.store.emit({ type: 'fill', fill });

@@ -6,13 +6,14 @@
 import type { VirtualClock } from '../../core/clock.ts';
 import { replay, type ReplayStats } from '../../data/replay.ts';
 import type { TableName } from '../../data/tables.ts';
-import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, KlineEvent } from '../../model/index.ts';
+import type { BusEvent, DepthBatchEvent, KlineEvent } from '../../model/index.ts';
 import type { Bar } from '../bars.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
-import { recordBook, recordTrade } from './replayed.ts';
+import { DepthView } from './depth-view.ts';
+import { batchScale, recordBatch, recordTrade, type BatchScale } from './replayed.ts';
 
 /** One symbol the strategies trade: the exchange that sees its recorded book, trades and marks (L2), or its bars (bar mode). */
 export interface DrivenMarket {
@@ -69,6 +70,13 @@ async function settle(busy?: Busy): Promise<void> {
 export async function drive(o: DriveOptions): Promise<ReplayStats> {
   const window = o.window ?? 512;
   const clock = o.clock;
+  // The replay's books come as integer batches (the exchange reads them as they are); the bus gets the live client's events made from them.
+  const views = new Map<string, DepthView>();
+  const viewOf = (ev: DepthBatchEvent): DepthView => {
+    let v = views.get(ev.symbol);
+    if (v === undefined) views.set(ev.symbol, (v = new DepthView(ev.symbol, ev.tick, ev.lot, o.snapshotEveryUpdate === true)));
+    return v;
+  };
   // Read from the replay, not yet applied: events and their local and exchange times (ms).
   let inEv: BusEvent[] = [];
   let inLocal: number[] = [];
@@ -114,8 +122,16 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     for (let i = 0; i < ev.length; i++) {
       const t = Math.min(exch[i]!, local[i]!);
       if (t > clock.now()) await advance(t);
-      applyToExchange(o.markets, ev[i]!, clock.now());
-      outEv.push(ev[i]!);
+      const e = ev[i]!;
+      applyToExchange(o.markets, e, clock.now());
+      if (e.kind === 'depthBatch') {
+        viewOf(e).events(e, (b) => {
+          outEv.push(b);
+          outLocal.push(local[i]!);
+        });
+        continue;
+      }
+      outEv.push(e);
       outLocal.push(local[i]!);
     }
   };
@@ -124,7 +140,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     catalog: o.catalog,
     symbols: o.symbols,
     ...(o.tables ? { tables: o.tables } : {}),
-    ...(o.snapshotEveryUpdate ? { snapshotEveryUpdate: true } : {}),
+    depth: 'batches',
     ...(o.from === undefined ? {} : { from: o.from }),
     ...(o.to === undefined ? {} : { to: o.to }),
     sink: (ev, localUs, exchangeUs) => {
@@ -150,8 +166,7 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
     return;
   }
   switch (ev.kind) {
-    case 'depthSnapshot':
-    case 'depthUpdate':
+    case 'depthBatch':
       applyDepth(m, ex, ev);
       return;
     case 'trade':
@@ -161,8 +176,9 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
       // A recorded index of a contract is its mark (as the portfolio takes it): funding and liquidation follow it.
       if (m.inst.contract) ex.onRecorded({ kind: 'mark', time, price: ev.index });
       return;
-    // drive asks the replay for levels, never for batches.
-    case 'depthBatch':
+    // drive asks the replay for batches, never for levels.
+    case 'depthSnapshot':
+    case 'depthUpdate':
     case 'kline':
     case 'ticker':
     case 'funding':
@@ -188,9 +204,14 @@ function barOf(inst: SimInstrument, k: KlineEvent): Bar {
   return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
 }
 
-function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEvent | DepthUpdateEvent): void {
-  if (ev.kind === 'depthSnapshot' && applied.get(m) === ev.version) return;
-  recordBook(ev, m.inst, (side) => ex.book.levels(side), ex);
+/** Each market's scale from its batches' steps to its instrument's. */
+const scales = new WeakMap<DrivenMarket, BatchScale>();
+
+function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthBatchEvent): void {
+  if (ev.snapshot && applied.get(m) === ev.version) return;
+  let scale = scales.get(m);
+  if (scale === undefined) scales.set(m, (scale = batchScale(m.inst, ev.tick, ev.lot)));
+  recordBatch(ev, scale, (side) => ex.book.levels(side), ex);
   applied.set(m, ev.version);
 }
 

@@ -325,7 +325,9 @@ export class BacktestExchange {
         }
         if (can < x.leavesLots) return this.end(x, 'EXPIRED');
       }
-      for (const p of [...this.book.levels(opp)]) {
+      // Most limit orders cross nothing: the walk (a sorted copy of the side) only for one that does.
+      const top = this.book.best(opp);
+      for (const p of top !== undefined && crosses(top) ? [...this.book.levels(opp)] : []) {
         if (!crosses(p) || !x.active) break;
         const avail = this.book.available(opp, p);
         if (avail <= 0) continue;

@@ -2,7 +2,87 @@
 import { StepFormatter } from '../../data/instruments.ts';
 import { SIDE } from '../../data/tables.ts';
 import { depthSnapshotEvent, depthUpdateEvent, type BusEvent, type DepthBatchEvent, type Level } from '../../model/index.ts';
-import { SortedLevels } from '../../venue/local-book.ts';
+
+/**
+ * One side of the view: levels best first, and their prices in ticks. A message's changes are merged
+ * into a new list in one pass (no insertion per level); the list a snapshot event was given is never
+ * written again, so events share it instead of copying it.
+ */
+class ViewSide {
+  levels: Level[] = [];
+  /** The prices of `levels` in ticks, index for index (the first `levels.length`); `spare` is the buffer the next list is made in. */
+  private prices = new Float64Array(1024);
+  private spare = new Float64Array(1024);
+  /** The current message's changes to this side: price in ticks, lots (0 removes) and level, in message order. */
+  private readonly cPrice: number[] = [];
+  private readonly cLots: number[] = [];
+  private readonly cLevel: Level[] = [];
+  /** Indexes of the changes, sorted best first. */
+  private readonly order: number[] = [];
+
+  /** dir 1: asks (lowest best); -1: bids (highest best). */
+  constructor(private readonly dir: 1 | -1) {}
+
+  change(price: number, lots: number, level: Level): void {
+    this.cPrice.push(price);
+    this.cLots.push(lots);
+    this.cLevel.push(level);
+  }
+
+  /** Applies the message's changes (a snapshot's replace every level) and makes the side's new list. */
+  apply(replace: boolean): void {
+    const n = this.cPrice.length;
+    if (n === 0 && !replace) return;
+    const cp = this.cPrice;
+    const dir = this.dir;
+    // Insertion sort of the few changes, best first; of two changes to one price the later sorts after (and wins).
+    const order = this.order;
+    order.length = n;
+    for (let j = 0; j < n; j++) {
+      let k = j;
+      while (k > 0 && (cp[order[k - 1]!]! - cp[j]!) * dir > 0) {
+        order[k] = order[k - 1]!;
+        k--;
+      }
+      order[k] = j;
+    }
+    const oldL = replace ? [] : this.levels;
+    const oldP = this.prices;
+    const m = oldL.length;
+    if (this.spare.length < m + n) this.spare = new Float64Array(2 * (m + n));
+    const prices = this.spare;
+    const levels = new Array<Level>(m + n);
+    let out = 0;
+    let i = 0;
+    for (let k = 0; k < n; k++) {
+      const j = order[k]!;
+      const p = cp[j]!;
+      if (k + 1 < n && cp[order[k + 1]!] === p) continue;
+      while (i < m && (oldP[i]! - p) * dir < 0) {
+        levels[out] = oldL[i]!;
+        prices[out++] = oldP[i++]!;
+      }
+      if (i < m && oldP[i] === p) i++;
+      if (this.cLots[j] !== 0) {
+        levels[out] = this.cLevel[j]!;
+        prices[out++] = p;
+      }
+    }
+    for (; i < m; i++) {
+      levels[out] = oldL[i]!;
+      prices[out++] = oldP[i]!;
+    }
+    levels.length = out;
+    this.levels = levels;
+    this.spare = oldP;
+    this.prices = prices;
+    cp.length = 0;
+    this.cLots.length = 0;
+    this.cLevel.length = 0;
+  }
+}
+
+const REMOVAL_SLOTS = 1 << 12;
 
 /**
  * The events the live client's LocalBook publishes for the messages the replay's TickBook applied:
@@ -13,8 +93,11 @@ import { SortedLevels } from '../../venue/local-book.ts';
 export class DepthView {
   private readonly price: StepFormatter;
   private readonly qty: StepFormatter;
-  private readonly bids = new SortedLevels(-1);
-  private readonly asks = new SortedLevels(1);
+  /** Removal levels ([price, "0"]) of recent prices, a slot per price modulo the size: levels are immutable, so events share them. */
+  private readonly removalTicks = new Float64Array(REMOVAL_SLOTS).fill(NaN);
+  private readonly removals = new Array<Level>(REMOVAL_SLOTS);
+  private readonly bids = new ViewSide(-1);
+  private readonly asks = new ViewSide(1);
 
   constructor(readonly symbol: string, tick: string, lot: string, private readonly snapshotEveryUpdate: boolean) {
     this.price = new StepFormatter(tick);
@@ -23,10 +106,6 @@ export class DepthView {
 
   /** Calls `publish` with the bus events of one batch, in order. */
   events(ev: DepthBatchEvent, publish: (ev: BusEvent) => void): void {
-    if (ev.snapshot) {
-      this.bids.clear();
-      this.asks.clear();
-    }
     const bids: Level[] = [];
     const asks: Level[] = [];
     const { side, price, qty } = ev;
@@ -35,15 +114,29 @@ export class DepthView {
       if (s === SIDE.NONE) continue;
       const p = price[i]!;
       const lots = qty[i]!;
-      const l: Level = [this.price.format(p), this.qty.format(lots)];
-      const book = s === SIDE.BID ? this.bids : this.asks;
-      if (lots === 0) book.delete(p);
-      else book.set(p, l);
-      if (!ev.snapshot) (s === SIDE.BID ? bids : asks).push(l);
+      const l = lots === 0 ? this.removal(p) : ([this.price.format(p), this.qty.format(lots)] as const);
+      if (s === SIDE.BID) {
+        this.bids.change(p, lots, l);
+        bids.push(l);
+      } else {
+        this.asks.change(p, lots, l);
+        asks.push(l);
+      }
     }
+    this.bids.apply(ev.snapshot);
+    this.asks.apply(ev.snapshot);
     if (!ev.snapshot) publish(depthUpdateEvent({ symbol: this.symbol, version: ev.version, bids, asks, ts: ev.ts, recvTs: ev.recvTs }));
     if (ev.snapshot || this.snapshotEveryUpdate) {
-      publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.top(Infinity), asks: this.asks.top(Infinity), ts: ev.ts, recvTs: ev.recvTs }));
+      publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
     }
+  }
+
+  private removal(p: number): Level {
+    const slot = p & (REMOVAL_SLOTS - 1);
+    if (this.removalTicks[slot] === p) return this.removals[slot]!;
+    const l: Level = [this.price.format(p), '0'];
+    this.removalTicks[slot] = p;
+    this.removals[slot] = l;
+    return l;
   }
 }

@@ -70,11 +70,11 @@ export interface BookStats {
 }
 
 /**
- * One side's levels by integer price, the prices and their levels kept sorted best first as levels
- * come and go (a binary search and a move per new or removed price), so reading the book is a copy.
- * The backtest's depth view keeps its books in it too.
+ * One side's levels by integer price, with the prices and their levels kept sorted best first as
+ * levels come and go (a binary search and a move per new or removed price), so reading the book is a copy.
  */
-export class SortedLevels {
+class Side {
+  readonly levels = new Map<number, Level>();
   /** Prices best first: ascending for asks, descending for bids. */
   private readonly keys: number[] = [];
   /** The level of each price in `keys`, index for index. */
@@ -83,18 +83,15 @@ export class SortedLevels {
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(readonly dir: 1 | -1) {}
 
-  get size(): number {
-    return this.keys.length;
-  }
-
   get(k: number): Level | undefined {
-    const i = this.find(k);
-    return i < this.keys.length && this.keys[i] === k ? this.sorted[i] : undefined;
+    return this.levels.get(k);
   }
 
   set(k: number, l: Level): void {
+    const had = this.levels.has(k);
+    this.levels.set(k, l);
     const i = this.find(k);
-    if (i < this.keys.length && this.keys[i] === k) this.sorted[i] = l;
+    if (had) this.sorted[i] = l;
     else {
       this.keys.splice(i, 0, k);
       this.sorted.splice(i, 0, l);
@@ -102,20 +99,16 @@ export class SortedLevels {
   }
 
   delete(k: number): void {
+    if (!this.levels.delete(k)) return;
     const i = this.find(k);
-    if (i >= this.keys.length || this.keys[i] !== k) return;
     this.keys.splice(i, 1);
     this.sorted.splice(i, 1);
   }
 
   clear(): void {
+    this.levels.clear();
     this.keys.length = 0;
     this.sorted.length = 0;
-  }
-
-  /** Multiplies every price by `f` (a positive integer: the order stays). */
-  rescale(f: number): void {
-    for (let i = 0; i < this.keys.length; i++) this.keys[i] = this.keys[i]! * f;
   }
 
   /** Returns the best price, undefined when the side is empty. */
@@ -207,8 +200,8 @@ function stripZeros(s: string): string {
 export class LocalBook {
   readonly symbol: string;
   private st: BookState = 'empty';
-  private readonly bidsMap = new SortedLevels(-1);
-  private readonly asksMap = new SortedLevels(1);
+  private readonly bidsMap = new Side(-1);
+  private readonly asksMap = new Side(1);
   private ver: string | undefined;
   /** The time of the REST snapshot the book rests on while it has no version. */
   private restTime = 0;
@@ -352,7 +345,7 @@ export class LocalBook {
     this.o.sink(depthSnapshotEvent({ symbol: this.symbol, version: this.ver ?? `rest@${ts}`, bids: this.bids(), asks: this.asks(), ts, recvTs }));
   }
 
-  private setLevel(side: SortedLevels, l: Level, known: number | undefined): void {
+  private setLevel(side: Side, l: Level, known: number | undefined): void {
     const key = known ?? this.keyOf(l[0]);
     if (isRemoval(l)) side.delete(key);
     else side.set(key, l);
@@ -370,8 +363,11 @@ export class LocalBook {
   /** A price with more decimals than any before: every key is multiplied up to the new scale. */
   private rescale(to: number): void {
     const f = 10 ** (to - this.scale);
-    this.bidsMap.rescale(f);
-    this.asksMap.rescale(f);
+    for (const side of [this.bidsMap, this.asksMap]) {
+      const entries = [...side.levels];
+      side.clear();
+      for (const [k, l] of entries) side.set(k * f, l);
+    }
     this.scale = to;
   }
 }

@@ -78,6 +78,9 @@ const ALREADY_FILLED = -1139;
 const ALREADY_CANCELED = -1142;
 const DUPLICATE_ID = -1141;
 
+/** What a side without resting orders walks (no iterator made per recorded trade). */
+const NO_PRICES: readonly number[] = [];
+
 /** The exchange of one instrument in a backtest. */
 export class BacktestExchange {
   readonly book = new RecordedBook();
@@ -230,9 +233,9 @@ export class BacktestExchange {
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;
     const levels = this.resting[hitSide];
     // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
-    for (const [p, list] of levels) {
+    for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
-      for (const x of list.slice()) {
+      for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
           // Traded through: a trade at a worse price means every order at this one would have traded first.
           this.execute(x, p, x.leavesLots, true);
@@ -251,6 +254,7 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
+    if (this.stops.length === 0) return;
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);

@@ -13,31 +13,46 @@ class ViewSide {
   /** The prices of `levels` in ticks, index for index (the first `levels.length`); `spare` is the buffer the next list is made in. */
   private prices = new Float64Array(1024);
   private spare = new Float64Array(1024);
-  /** The current message's changes to this side: price in ticks, lots (0 removes) and level, in message order. */
-  private readonly cPrice: number[] = [];
-  private readonly cLots: number[] = [];
+  /** The current message's changes to this side (the first `n`): price in ticks, lots (0 removes) and level, in message order. */
+  private n = 0;
+  private cPrice = new Float64Array(64);
+  private cLots = new Float64Array(64);
   private readonly cLevel: Level[] = [];
   /** Indexes of the changes, sorted best first. */
-  private readonly order: number[] = [];
+  private order = new Int32Array(64);
+  /** Where the next list is made before it is copied out at its length (buffers are reused, never shrunk: no allocation per message but the list itself). */
+  private readonly scratch: Level[] = [];
 
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(private readonly dir: 1 | -1) {}
 
   change(price: number, lots: number, level: Level): void {
-    this.cPrice.push(price);
-    this.cLots.push(lots);
-    this.cLevel.push(level);
+    const n = this.n;
+    if (n === this.cPrice.length) {
+      const cap = 2 * n;
+      const price = new Float64Array(cap);
+      const lots = new Float64Array(cap);
+      price.set(this.cPrice);
+      lots.set(this.cLots);
+      this.cPrice = price;
+      this.cLots = lots;
+      this.order = new Int32Array(cap);
+    }
+    this.cPrice[n] = price;
+    this.cLots[n] = lots;
+    this.cLevel[n] = level;
+    this.n = n + 1;
   }
 
   /** Applies the message's changes (a snapshot's replace every level) and makes the side's new list. */
   apply(replace: boolean): void {
-    const n = this.cPrice.length;
+    const n = this.n;
     if (n === 0 && !replace) return;
+    this.n = 0;
     const cp = this.cPrice;
     const dir = this.dir;
     // Insertion sort of the few changes, best first; of two changes to one price the later sorts after (and wins).
     const order = this.order;
-    order.length = n;
     for (let j = 0; j < n; j++) {
       let k = j;
       while (k > 0 && (cp[order[k - 1]!]! - cp[j]!) * dir > 0) {
@@ -46,12 +61,12 @@ class ViewSide {
       }
       order[k] = j;
     }
-    const oldL = replace ? [] : this.levels;
+    const oldL = this.levels;
     const oldP = this.prices;
-    const m = oldL.length;
+    const m = replace ? 0 : oldL.length;
     if (this.spare.length < m + n) this.spare = new Float64Array(2 * (m + n));
     const prices = this.spare;
-    const levels = new Array<Level>(m + n);
+    const levels = this.scratch;
     let out = 0;
     let i = 0;
     for (let k = 0; k < n; k++) {
@@ -72,13 +87,9 @@ class ViewSide {
       levels[out] = oldL[i]!;
       prices[out++] = oldP[i]!;
     }
-    levels.length = out;
-    this.levels = levels;
+    this.levels = levels.slice(0, out);
     this.spare = oldP;
     this.prices = prices;
-    cp.length = 0;
-    this.cLots.length = 0;
-    this.cLevel.length = 0;
   }
 }
 
@@ -106,9 +117,18 @@ export class DepthView {
 
   /** Calls `publish` with the bus events of one batch, in order. */
   events(ev: DepthBatchEvent, publish: (ev: BusEvent) => void): void {
-    const bids: Level[] = [];
-    const asks: Level[] = [];
     const { side, price, qty } = ev;
+    // The update's lists at their length from the start (no growing them level by level).
+    let nb = 0;
+    let na = 0;
+    for (let i = 0; i < side.length; i++) {
+      if (side[i] === SIDE.BID) nb++;
+      else if (side[i] !== SIDE.NONE) na++;
+    }
+    const bids = new Array<Level>(ev.snapshot ? 0 : nb);
+    const asks = new Array<Level>(ev.snapshot ? 0 : na);
+    nb = 0;
+    na = 0;
     for (let i = 0; i < side.length; i++) {
       const s = side[i]!;
       if (s === SIDE.NONE) continue;
@@ -117,10 +137,10 @@ export class DepthView {
       const l = lots === 0 ? this.removal(p) : ([this.price.format(p), this.qty.format(lots)] as const);
       if (s === SIDE.BID) {
         this.bids.change(p, lots, l);
-        bids.push(l);
+        if (!ev.snapshot) bids[nb++] = l;
       } else {
         this.asks.change(p, lots, l);
-        asks.push(l);
+        if (!ev.snapshot) asks[na++] = l;
       }
     }
     this.bids.apply(ev.snapshot);

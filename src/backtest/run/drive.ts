@@ -77,15 +77,23 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     if (v === undefined) views.set(ev.symbol, (v = new DepthView(ev.symbol, ev.tick, ev.lot, o.snapshotEveryUpdate === true)));
     return v;
   };
-  // Read from the replay, not yet applied: events and their local and exchange times (ms).
-  let inEv: BusEvent[] = [];
-  let inLocal: number[] = [];
-  let inExch: number[] = [];
+  // Read from the replay, not yet applied (the first `inN`): events and their local and exchange times (ms).
+  // The lists are kept and overwritten, not made anew each window; the replay waits while they are worked through.
+  const inEv: BusEvent[] = [];
+  const inLocal: number[] = [];
+  const inExch: number[] = [];
+  let inN = 0;
   // Applied to the exchange, waiting for their local time to reach the bus (in local-time order).
   const outEv: BusEvent[] = [];
   const outLocal: number[] = [];
   let outHead = 0;
   let delivered = 0;
+
+  const deliver = (ev: BusEvent): void => {
+    o.publish(ev);
+    delivered++;
+    o.onEvent?.(delivered);
+  };
 
   /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
   const advance = async (t: number): Promise<void> => {
@@ -98,9 +106,9 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       while (outHead < outEv.length && outLocal[outHead]! <= next) {
         const ev = outEv[outHead]!;
         outHead++;
-        o.publish(ev);
-        delivered++;
-        o.onEvent?.(delivered);
+        // A book message's text is made as it reaches the bus: what waits in the window stays small.
+        if (ev.kind === 'depthBatch') viewOf(ev).events(ev, deliver);
+        else deliver(ev);
       }
       await settle(o.busy);
     }
@@ -113,27 +121,16 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   };
 
   const work = async (): Promise<void> => {
-    const ev = inEv;
-    const local = inLocal;
-    const exch = inExch;
-    inEv = [];
-    inLocal = [];
-    inExch = [];
-    for (let i = 0; i < ev.length; i++) {
-      const t = Math.min(exch[i]!, local[i]!);
+    const n = inN;
+    for (let i = 0; i < n; i++) {
+      const t = Math.min(inExch[i]!, inLocal[i]!);
       if (t > clock.now()) await advance(t);
-      const e = ev[i]!;
+      const e = inEv[i]!;
       applyToExchange(o.markets, e, clock.now());
-      if (e.kind === 'depthBatch') {
-        viewOf(e).events(e, (b) => {
-          outEv.push(b);
-          outLocal.push(local[i]!);
-        });
-        continue;
-      }
       outEv.push(e);
-      outLocal.push(local[i]!);
+      outLocal.push(inLocal[i]!);
     }
+    inN = 0;
   };
 
   const stats = await replay({
@@ -144,12 +141,13 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     ...(o.from === undefined ? {} : { from: o.from }),
     ...(o.to === undefined ? {} : { to: o.to }),
     sink: (ev, localUs, exchangeUs) => {
-      inEv.push(ev);
-      inLocal.push(Math.floor(localUs / 1000));
+      inEv[inN] = ev;
+      inLocal[inN] = Math.floor(localUs / 1000);
       // A bar starts at its open at the exchange (bar mode walks its path from there); the strategy still sees it at its close.
-      inExch.push(ev.kind === 'kline' && o.markets.get(ev.symbol)?.exchange instanceof BarExchange ? ev.openTime : Math.floor(exchangeUs / 1000));
+      inExch[inN] = ev.kind === 'kline' && o.markets.get(ev.symbol)?.exchange instanceof BarExchange ? ev.openTime : Math.floor(exchangeUs / 1000);
+      inN++;
     },
-    pace: () => (inEv.length >= window ? work() : undefined),
+    pace: () => (inN >= window ? work() : undefined),
   });
   await work();
   await advance(outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now());

@@ -20,8 +20,8 @@ class ViewSide {
   private readonly cLevel: Level[] = [];
   /** Indexes of the changes, sorted best first. */
   private order = new Int32Array(64);
-  /** Where the next list is made before it is copied out at its length (buffers are reused, never shrunk: no allocation per message but the list itself). */
-  private readonly scratch: Level[] = [];
+  /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
+  private from = new Int32Array(1024);
 
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(private readonly dir: 1 | -1) {}
@@ -64,9 +64,14 @@ class ViewSide {
     const oldL = this.levels;
     const oldP = this.prices;
     const m = replace ? 0 : oldL.length;
-    if (this.spare.length < m + n) this.spare = new Float64Array(2 * (m + n));
+    if (this.spare.length < m + n) {
+      this.spare = new Float64Array(2 * (m + n));
+      this.from = new Int32Array(2 * (m + n));
+    }
+    // The merge runs on prices; each new slot notes where its level comes from (an old slot, or change j as ~j),
+    // and the list is then made at its length: one allocation, written while it is new.
     const prices = this.spare;
-    const levels = this.scratch;
+    const from = this.from;
     let out = 0;
     let i = 0;
     for (let k = 0; k < n; k++) {
@@ -74,20 +79,26 @@ class ViewSide {
       const p = cp[j]!;
       if (k + 1 < n && cp[order[k + 1]!] === p) continue;
       while (i < m && (oldP[i]! - p) * dir < 0) {
-        levels[out] = oldL[i]!;
+        from[out] = i;
         prices[out++] = oldP[i++]!;
       }
       if (i < m && oldP[i] === p) i++;
       if (this.cLots[j] !== 0) {
-        levels[out] = this.cLevel[j]!;
+        from[out] = ~j;
         prices[out++] = p;
       }
     }
     for (; i < m; i++) {
-      levels[out] = oldL[i]!;
+      from[out] = i;
       prices[out++] = oldP[i]!;
     }
-    this.levels = levels.slice(0, out);
+    const levels = new Array<Level>(out);
+    const changed = this.cLevel;
+    for (let o = 0; o < out; o++) {
+      const f = from[o]!;
+      levels[o] = f >= 0 ? oldL[f]! : changed[~f]!;
+    }
+    this.levels = levels;
     this.spare = oldP;
     this.prices = prices;
   }

@@ -124,7 +124,11 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     const n = inN;
     for (let i = 0; i < n; i++) {
       const t = Math.min(inExch[i]!, inLocal[i]!);
-      if (t > clock.now()) await advance(t);
+      // Time moves without a turn of the event loop when nothing falls due on the way (most events).
+      if (t > clock.now()) {
+        if ((outHead < outEv.length && outLocal[outHead]! <= t) || (clock.nextAt() ?? Infinity) <= t) await advance(t);
+        else clock.advanceToSync(t);
+      }
       const e = inEv[i]!;
       applyToExchange(o.markets, e, clock.now());
       outEv.push(e);

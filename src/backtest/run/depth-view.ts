@@ -140,6 +140,8 @@ export class DepthView {
     const asks = new Array<Level>(ev.snapshot ? 0 : na);
     nb = 0;
     na = 0;
+    // The whole book is shown after a snapshot (its rows are the book) and, when asked, after every diff: only then is it kept.
+    const keep = ev.snapshot || this.snapshotEveryUpdate;
     for (let i = 0; i < side.length; i++) {
       const s = side[i]!;
       if (s === SIDE.NONE) continue;
@@ -147,17 +149,17 @@ export class DepthView {
       const lots = qty[i]!;
       const l = lots === 0 ? this.removal(p) : ([this.price.format(p), this.qty.format(lots)] as const);
       if (s === SIDE.BID) {
-        this.bids.change(p, lots, l);
+        if (keep) this.bids.change(p, lots, l);
         if (!ev.snapshot) bids[nb++] = l;
       } else {
-        this.asks.change(p, lots, l);
+        if (keep) this.asks.change(p, lots, l);
         if (!ev.snapshot) asks[na++] = l;
       }
     }
-    this.bids.apply(ev.snapshot);
-    this.asks.apply(ev.snapshot);
     if (!ev.snapshot) publish(depthUpdateEvent({ symbol: this.symbol, version: ev.version, bids, asks, ts: ev.ts, recvTs: ev.recvTs }));
-    if (ev.snapshot || this.snapshotEveryUpdate) {
+    if (keep) {
+      this.bids.apply(ev.snapshot);
+      this.asks.apply(ev.snapshot);
       publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
     }
   }

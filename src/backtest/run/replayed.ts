@@ -68,15 +68,15 @@ export function recordBatch(ev: DepthBatchEvent, scale: BatchScale, levels: (sid
     const want = s === 0 ? SIDE.BID : SIDE.ASK;
     if (!ev.snapshot) {
       for (let i = 0; i < side.length; i++) {
-        if (side[i] === want) sink.recordDepth(s, small(price[i]! * scale.price), small(qty[i]! * scale.qty));
+        if (side[i] === want) sink.recordDepth(s, scaled(price[i]!, scale.price), scaled(qty[i]!, scale.qty));
       }
       continue;
     }
     const book = new Map<number, number>();
     for (let i = 0; i < side.length; i++) {
       if (side[i] !== want) continue;
-      const p = small(price[i]! * scale.price);
-      const lots = small(qty[i]! * scale.qty);
+      const p = scaled(price[i]!, scale.price);
+      const lots = scaled(qty[i]!, scale.qty);
       if (lots > 0) book.set(p, lots);
       else book.delete(p);
     }
@@ -84,4 +84,12 @@ export function recordBatch(ev: DepthBatchEvent, scale: BatchScale, levels: (sid
     const best = [...book.keys()].sort((a, b) => (s === 0 ? b - a : a - b));
     for (const p of best) sink.recordDepth(s, p, book.get(p)!);
   }
+}
+
+/** Returns `v` catalog steps in the instrument's (`f` of them each), checked below 2^53 when it is not 1. */
+function scaled(v: number, f: number): number {
+  if (f === 1) return small(v);
+  const u = v * f;
+  if (!Number.isSafeInteger(u)) throw new RangeError(`${v} × ${f} steps is beyond 2^53: it cannot be held exactly`);
+  return small(u);
 }

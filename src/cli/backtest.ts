@@ -2,11 +2,10 @@
 import { join } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { parseTime } from '../app/config.ts';
 import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
+import { argsAndConfig, configAndOptions, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
 import { RunLog } from '../app/run-log.ts';
 import { sweepCommand } from './sweep.ts';
@@ -57,24 +56,17 @@ const OPTIONS = ['--data', '--from', '--to', '--out', '--sweep', '--workers', '-
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
-  let config: string | undefined;
+  const { config, values } = configAndOptions(argv, OPTIONS);
+  const last = (name: (typeof OPTIONS)[number]): string | undefined => values.get(name)?.at(-1);
   const opts: Record<string, string> = {};
-  const sweep: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = OPTIONS.find((o) => a === o || a.startsWith(`${o}=`));
-    if (name !== undefined) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (v === undefined || v === '') throw new Error(`${name} needs a value`);
-      if ((name === '--from' || name === '--to') && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
-      if (name === '--sweep') sweep.push(v);
-      else opts[name.slice(2)] = v;
-    } else {
-      config = configArgument(a, config);
-    }
+  for (const name of OPTIONS) {
+    const v = last(name);
+    if (v === undefined || name === '--sweep') continue;
+    opts[name.slice(2)] = name === '--from' || name === '--to' ? timeOption(name, v) : v;
   }
+  const sweep = values.get('--sweep') ?? [];
   if (sweep.length === 0 && (opts['workers'] !== undefined || opts['rank'] !== undefined)) throw new Error('--workers and --rank go with --sweep');
-  return { config: requireConfig(config), ...(sweep.length > 0 ? { sweep } : {}), ...opts };
+  return { config, ...(sweep.length > 0 ? { sweep } : {}), ...opts };
 }
 
 /** Runs the backtest; returns the exit code. */

@@ -76,9 +76,11 @@ export class ReportSequencer {
   /** Takes one event and passes it on at once unless it is stale. */
   push(ev: SequencedEvent): void {
     const pass = ev.kind === 'order' ? this.advances(ev) : this.newer(ev);
-    if (!pass) return;
+    if (pass === false) return;
     this.released += 1;
     this.sink(ev);
+    // An order seen for the first time is noted once its report was delivered: off the path from frame to strategy.
+    if (pass !== true) this.note(pass);
     // The oldest finished order is forgotten once the event was delivered: off the path from frame to strategy.
     while (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
@@ -96,15 +98,12 @@ export class ReportSequencer {
     return true;
   }
 
-  private advances(ev: OrderUpdateEvent): boolean {
+  /** Returns true when the report passes, false when it is stale, or the report itself when its order was not seen before (push notes it). */
+  private advances(ev: OrderUpdateEvent): boolean | OrderUpdateEvent {
+    const mark = this.orders.get(ev.orderId);
+    if (mark === undefined) return ev;
     const rank = statusRank(ev.status);
     const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
-    const mark = this.orders.get(ev.orderId);
-    if (mark === undefined) {
-      this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
-      this.noteFinished(ev.orderId, rank);
-      return true;
-    }
     const qty = compareDecimal(ev.executedQty, mark.executedQty);
     const forward = rank > mark.rank || (rank === mark.rank && rank === 1 && qty > 0);
     const newFill = fill !== undefined && !seenFill(mark, fill);
@@ -119,6 +118,15 @@ export class ReportSequencer {
       this.noteFinished(ev.orderId, rank);
     }
     return true;
+  }
+
+  private note(ev: OrderUpdateEvent): void {
+    // A report of the same order pushed while this one was delivered noted it already, and later.
+    if (this.orders.has(ev.orderId)) return;
+    const rank = statusRank(ev.status);
+    const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
+    this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
+    this.noteFinished(ev.orderId, rank);
   }
 
   private noteFinished(orderId: string, rank: number): void {

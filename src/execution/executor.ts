@@ -685,7 +685,7 @@ export class OrderExecutor {
     const ord = this.store.get(r.clientOrderId) ?? this.store.byVenueId(r.orderId);
     if (ord === undefined) return undefined;
     const next = applyReport(ord, r);
-    this.store.put(next, source);
+    this.store.put(next, source, ord);
     if (check) this.checkFills(next);
     return next;
   }

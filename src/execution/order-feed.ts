@@ -74,6 +74,8 @@ export class OrderFeed {
   private readonly byVenueId = new Map<string, string>();
   private readonly listeners = new Set<FeedListener>();
   private readonly history: OrderHistoryOptions;
+  /** The entry onOrder took last: a stream report's fill (streamFill) follows its order's change, so it finds its entry here without a second lookup. */
+  private recent: Entry | undefined;
 
   constructor(private readonly clock: Clock, private readonly instruments: ReadonlyMap<string, Instrument>, history: Partial<OrderHistoryOptions> = {}) {
     this.history = { maxOrders: 10_000, maxAgeMs: 3_600_000, ...history };
@@ -129,6 +131,7 @@ export class OrderFeed {
     // The venue id is indexed when it first shows (an order keeps it); a new entry's `local` is this one, so it is indexed here too.
     if (local.orderId !== undefined && (local.orderId !== e.local.orderId || e.local === local)) this.byVenueId.set(local.orderId, local.clientOrderId);
     e.local = local;
+    this.recent = e;
     this.publish(e, undefined);
   }
 
@@ -138,14 +141,15 @@ export class OrderFeed {
    * fill was not counted before), else undefined.
    */
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
-    const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
+    const recent = this.recent;
+    const e = recent !== undefined && recent.local === local ? recent : this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
     if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
     // The report's executed quantity is usually the order's own (just applied): parsed once.
     const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
-    const lo = subScaled(hi, scaled(r.lastQty, 'lastQty'));
+    const span = scaled(r.lastQty, 'lastQty');
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
     if (e.tradeIds.has(tradeId)) return undefined;
-    const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', lo, hi);
+    const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', subScaled(hi, span), hi, span);
     if (fill === undefined || r.tradeId === undefined) return undefined;
     e.streamed.add(r.tradeId);
     return this.fillReport(e.local, fill);
@@ -170,18 +174,18 @@ export class OrderFeed {
     return true;
   }
 
-  /** Counts the part of the fill (lo, hi] of `e` not counted before (`qtyText`: hi − lo as the venue wrote it) and delivers it. */
+  /** Counts the part of the fill (lo, hi] of `e` not counted before (`qtyText` and `span`: hi − lo as the venue wrote it) and delivers it. */
   private count(
     e: Entry, tradeId: string, orderId: string, price: string, qtyText: string, feeText: string, feeAsset: string, maker: boolean | undefined, time: number,
-    source: OrderFill['source'], lo: Scaled, hi: Scaled,
+    source: OrderFill['source'], lo: Scaled, hi: Scaled, span: Scaled = subScaled(hi, lo),
   ): OrderFill | undefined {
     e.tradeIds.add(tradeId);
-    const qty = uncoveredQty(e.cover, lo, hi);
+    // The first fill of an order (most orders fill once) finds nothing covered: all of it counts.
+    const qty = e.cover.length === 0 && span.units > 0n ? span : uncoveredQty(e.cover, lo, hi);
     e.cover = addCover(e.cover, lo, hi);
     if (qty.units <= 0n) return undefined;
     // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
-    const span = subScaled(hi, lo);
-    const whole = compareScaled(qty, span) === 0;
+    const whole = qty === span || compareScaled(qty, span) === 0;
     const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(span)).toFixed();
     const o = e.local;
     const fill: OrderFill = {
@@ -268,6 +272,7 @@ export class OrderFeed {
       this.finishOrder.shift();
       if (e === undefined) continue;
       this.finished.delete(id);
+      if (e === this.recent) this.recent = undefined;
       if (e.local.orderId !== undefined && this.byVenueId.get(e.local.orderId) === id) this.byVenueId.delete(e.local.orderId);
     }
   }

@@ -102,9 +102,9 @@ export class OrderStore {
   }
 
   /** Stores `next` when it differs from what is held and tells listeners; a stream change leaves moving a finished order to the history to settle(), after its delivery. */
-  put(next: LocalOrder, source: ChangeSource): void {
-    this.settle();
-    const prev = this.get(next.clientOrderId);
+  put(next: LocalOrder, source: ChangeSource, held?: LocalOrder): void {
+    // `held`, the order as the caller just read it from get(), saves a second lookup unless settling moved an order since.
+    const prev = this.settle() || held === undefined ? this.get(next.clientOrderId) : held;
     if (prev === next) return;
     const id = next.clientOrderId;
     if (prev === undefined || !isTerminal(prev.phase)) {
@@ -160,13 +160,14 @@ export class OrderStore {
     if (m.size === 0) this.counts.delete(o.symbol);
   }
 
-  /** Moves the order a stream change finished to the history (the executor calls it once the change was delivered). */
-  settle(): void {
+  /** Moves the order a stream change finished to the history (the executor calls it once the change was delivered); returns true when it moved one. */
+  settle(): boolean {
     const id = this.finishing;
-    if (id === undefined) return;
+    if (id === undefined) return false;
     this.finishing = undefined;
     const o = this.live.get(id);
     if (o !== undefined) this.finish(o);
+    return true;
   }
 
   private finish(o: LocalOrder): void {

@@ -60,6 +60,8 @@ interface Entry {
   execText: string;
   exec: Scaled;
   finishedAt: number | undefined;
+  /** True once the entry left the history (an order's link may still point at it). */
+  gone: boolean;
 }
 
 const RANK: Readonly<Record<OrderViewStatus, number>> = { NEW: 0, PARTIALLY_FILLED: 1, FILLED: 2, CANCELED: 2, REJECTED: 2 };
@@ -116,12 +118,16 @@ export class OrderFeed {
 
   /** Takes a change of the executor's order state. */
   onOrder(local: LocalOrder): void {
-    let e = this.live.get(local.clientOrderId);
+    const link = local.link;
+    // The order's link leads to its entry (one lookup per report, the store's); an order without one, or whose entry left the history, is looked up.
+    const linked = link?.feed as Entry | undefined;
+    let e = linked !== undefined && !linked.gone ? linked : this.live.get(local.clientOrderId);
+    if (e !== undefined && e.finishedAt !== undefined) return;
     if (e === undefined) {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
         local, cover: [], filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeIds: new Set(), tradesCum: SCALED_ZERO,
-        streamed: new Set(), view: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined,
+        streamed: new Set(), view: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
       };
       this.live.set(local.clientOrderId, e);
       let ids = this.byStrategy.get(local.strategyId);
@@ -130,6 +136,7 @@ export class OrderFeed {
     }
     // The venue id is indexed when it first shows (an order keeps it); a new entry's `local` is this one, so it is indexed here too.
     if (local.orderId !== undefined && (local.orderId !== e.local.orderId || e.local === local)) this.byVenueId.set(local.orderId, local.clientOrderId);
+    if (link !== undefined && e !== linked) link.feed = e;
     e.local = local;
     this.recent = e;
     this.publish(e, undefined);
@@ -272,6 +279,7 @@ export class OrderFeed {
       this.finishOrder.shift();
       if (e === undefined) continue;
       this.finished.delete(id);
+      e.gone = true;
       if (e === this.recent) this.recent = undefined;
       if (e.local.orderId !== undefined && this.byVenueId.get(e.local.orderId) === id) this.byVenueId.delete(e.local.orderId);
     }

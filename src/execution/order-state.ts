@@ -36,6 +36,29 @@ export function isTerminal(phase: OrderPhase): boolean {
   return RANK[phase] >= RANK.REJECTED;
 }
 
+/**
+ * The one record of an order shared by all its versions (a transition's spread copies the reference): the
+ * order feed keeps its entry here, so a report finds it from the order the store holds, without a lookup of
+ * its own. Its field is private, so it shows in no comparison, log or JSON of the order.
+ */
+export class OrderLink {
+  #feed: object | undefined;
+
+  /** Returns the order feed's entry of the order, if it made one. */
+  get feed(): object | undefined {
+    return this.#feed;
+  }
+
+  set feed(entry: object | undefined) {
+    this.#feed = entry;
+  }
+
+  /** Leaves the link out of the order's JSON. */
+  toJSON(): undefined {
+    return undefined;
+  }
+}
+
 /** One order as the bot knows it. Immutable: every transition returns a new object. */
 export interface LocalOrder {
   readonly clientOrderId: string;
@@ -58,6 +81,8 @@ export interface LocalOrder {
   readonly reason: string | undefined;
   /** True for an order found on the venue that the bot did not place in this run. */
   readonly adopted: boolean;
+  /** Shared by the order's versions (newOrder makes it); absent on an order made elsewhere. */
+  readonly link?: OrderLink;
 }
 
 /** Returns the status a reader sees. */
@@ -75,7 +100,7 @@ export function newOrder(f: Pick<LocalOrder, 'clientOrderId' | 'strategyId' | 'a
   return {
     clientOrderId: f.clientOrderId, strategyId: f.strategyId, account: f.account, symbol: f.symbol, side: f.side, type: f.type,
     price: f.price, origQty: f.origQty, orderId: undefined, phase: 'PENDING_NEW', cancelPending: false, executedQty: '0',
-    avgPrice: '0', updatedAt: 0, outcome: undefined, reason: undefined, adopted: false,
+    avgPrice: '0', updatedAt: 0, outcome: undefined, reason: undefined, adopted: false, link: new OrderLink(),
   };
 }
 

@@ -149,7 +149,11 @@ export function applyReport(o: LocalOrder, r: OrderReport): LocalOrder {
   const outcome: PlacementOutcome | undefined = RANK[phase] >= RANK.NEW && phase !== 'REJECTED' ? 'placed' : o.outcome;
   if (phase === o.phase && executedQty === o.executedQty && avgPrice === o.avgPrice && cancelPending === o.cancelPending
     && orderId === o.orderId && updatedAt === o.updatedAt && outcome === o.outcome) return o;
-  return { ...o, phase, executedQty, avgPrice, cancelPending, orderId, updatedAt, outcome };
+  // Written out in newOrder's field order rather than spread: every report of every order makes one, on the way to the strategy.
+  return {
+    clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type, price: o.price,
+    origQty: o.origQty, orderId, phase, cancelPending, executedQty, avgPrice, updatedAt, outcome, reason: o.reason, adopted: o.adopted, link: o.link,
+  };
 }
 
 /** Returns the order after its placement answer was lost (timeout, 5xx, 504, 429 after sending). */

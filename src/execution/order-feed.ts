@@ -188,8 +188,9 @@ export class OrderFeed {
   ): OrderFill | undefined {
     e.tradeIds.add(tradeId);
     // The first fill of an order (most orders fill once) finds nothing covered: all of it counts.
-    const qty = e.cover.length === 0 && span.units > 0n ? span : uncoveredQty(e.cover, lo, hi);
-    e.cover = addCover(e.cover, lo, hi);
+    const first = e.cover.length === 0 && span.units > 0n;
+    const qty = first ? span : uncoveredQty(e.cover, lo, hi);
+    e.cover = first ? [[lo, hi]] : addCover(e.cover, lo, hi);
     if (qty.units <= 0n) return undefined;
     // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
     const whole = qty === span || compareScaled(qty, span) === 0;
@@ -199,7 +200,7 @@ export class OrderFeed {
       tradeId, orderId, clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, price,
       qty: whole ? qtyText : scaledText(qty), fee, feeAsset, maker, time, source,
     };
-    e.filled = addScaled(e.filled, qty);
+    e.filled = e.filled.units === 0n ? qty : addScaled(e.filled, qty);
     this.publish(e, fill, qty);
     return fill;
   }

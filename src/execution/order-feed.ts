@@ -48,8 +48,10 @@ interface Entry {
   filled: Scaled;
   cumQuote: Scaled;
   fees: Map<string, Scaled>;
-  /** Trade ids counted, and the sum of this order's myTrades quantities seen so far (its next trade's range starts there). */
-  readonly tradeIds: Set<string>;
+  /** Trade ids counted: the first in a field, the later ones in a set made at the second (most orders fill once; a set read per report is one more cache miss on the way to the strategy). */
+  tradeId: string | undefined;
+  tradeIds: Set<string> | undefined;
+  /** The sum of this order's myTrades quantities seen so far (its next trade's range starts there). */
   tradesCum: Scaled;
   /** Trade ids the portfolio got from the stream already. */
   readonly streamed: Set<string>;
@@ -63,6 +65,9 @@ interface Entry {
   /** True once the entry left the history (an order's link may still point at it). */
   gone: boolean;
 }
+
+/** The cover of an order with no fill counted (covers are never changed in place). */
+const NO_COVER: Cover = [];
 
 const RANK: Readonly<Record<OrderViewStatus, number>> = { NEW: 0, PARTIALLY_FILLED: 1, FILLED: 2, CANCELED: 2, REJECTED: 2 };
 
@@ -126,7 +131,7 @@ export class OrderFeed {
     if (e === undefined) {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
-        local, cover: [], filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeIds: new Set(), tradesCum: SCALED_ZERO,
+        local, cover: NO_COVER, filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeId: undefined, tradeIds: undefined, tradesCum: SCALED_ZERO,
         streamed: new Set(), view: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
       };
       this.live.set(local.clientOrderId, e);
@@ -155,7 +160,7 @@ export class OrderFeed {
     const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
     const span = scaled(r.lastQty, 'lastQty');
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
-    if (e.tradeIds.has(tradeId)) return undefined;
+    if (hasTrade(e, tradeId)) return undefined;
     const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', subScaled(hi, span), hi, span);
     if (fill === undefined || r.tradeId === undefined) return undefined;
     e.streamed.add(r.tradeId);
@@ -175,7 +180,7 @@ export class OrderFeed {
     const hi = addScaled(lo, scaled(f.qty, 'qty'));
     e.tradesCum = hi;
     if (e.streamed.has(f.tradeId)) return false;
-    if (!e.tradeIds.has(f.tradeId)) {
+    if (!hasTrade(e, f.tradeId)) {
       this.count(e, f.tradeId, f.orderId, f.price, scaledText(subScaled(hi, lo)), f.fee, f.feeAsset, f.maker, f.time, 'reconciliation', lo, hi);
     }
     return true;
@@ -186,7 +191,7 @@ export class OrderFeed {
     e: Entry, tradeId: string, orderId: string, price: string, qtyText: string, feeText: string, feeAsset: string, maker: boolean | undefined, time: number,
     source: OrderFill['source'], lo: Scaled, hi: Scaled, span: Scaled = subScaled(hi, lo),
   ): OrderFill | undefined {
-    e.tradeIds.add(tradeId);
+    addTrade(e, tradeId);
     // The first fill of an order (most orders fill once) finds nothing covered: all of it counts.
     const first = e.cover.length === 0 && span.units > 0n;
     const qty = first ? span : uncoveredQty(e.cover, lo, hi);
@@ -301,6 +306,15 @@ export class OrderFeed {
       outcome, reason: o.reason, lastFill: fill, ts: this.clock.now(),
     };
   }
+}
+
+function hasTrade(e: Entry, tradeId: string): boolean {
+  return e.tradeId === tradeId || (e.tradeIds !== undefined && e.tradeIds.has(tradeId));
+}
+
+function addTrade(e: Entry, tradeId: string): void {
+  if (e.tradeId === undefined) e.tradeId = tradeId;
+  else if (e.tradeId !== tradeId) (e.tradeIds ??= new Set()).add(tradeId);
 }
 
 /** Returns the order's executed quantity as a scaled integer, parsing `local.executedQty` only when it changed. */

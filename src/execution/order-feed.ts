@@ -56,6 +56,8 @@ interface Entry {
   /** Trade ids the portfolio got from the stream already. */
   readonly streamed: Set<string>;
   view: OrderView | undefined;
+  /** The status `view` shows (kept here too: deciding whether a report moves the view reads no view). */
+  status: OrderViewStatus | undefined;
   /** The executed quantity `view` shows. */
   shown: Scaled;
   /** The order's executedQty as read last (`local.executedQty` is read on every change: parsed once per value). */
@@ -132,7 +134,7 @@ export class OrderFeed {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
         local, cover: NO_COVER, filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeId: undefined, tradeIds: undefined, tradesCum: SCALED_ZERO,
-        streamed: new Set(), view: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
+        streamed: new Set(), view: undefined, status: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
       };
       this.live.set(local.clientOrderId, e);
       let ids = this.byStrategy.get(local.strategyId);
@@ -250,14 +252,15 @@ export class OrderFeed {
     }
     if (fill !== undefined) this.tellFill(fill);
     if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
-    const before = e.view;
-    const moved = before === undefined || RANK[status] > RANK[before.status] || compareScaled(e.shown, e.filled) !== 0;
-    if (!moved || (before !== undefined && isFinalStatus(before.status))) return;
+    const before = e.status;
+    const moved = before === undefined || RANK[status] > RANK[before] || compareScaled(e.shown, e.filled) !== 0;
+    if (!moved || (before !== undefined && isFinalStatus(before))) return;
     this.emit(e, this.viewOf(e, fill, status), e.filled);
   }
 
   private emit(e: Entry, v: OrderView, shown: Scaled): void {
     e.view = v;
+    e.status = v.status;
     e.shown = shown;
     for (const l of this.listeners) l.order?.(v);
     if (isFinalStatus(v.status)) this.finish(e);

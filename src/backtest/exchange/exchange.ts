@@ -223,12 +223,18 @@ export class BacktestExchange {
     }
   }
 
-  /** Applies a recorded trade (onRecorded's trade, without an event object). */
+  /**
+   * Applies a recorded trade (onRecorded's trade, without an event object). What it traded is taken
+   * from the recorded book until the level changes, as a taker of the strategy's own takes: the
+   * venue's book lost it when the trade happened, and the recording shows that only at its next diff.
+   */
   recordTrade(price: number, lots: number, takerSide: BookSide): void {
     this.last = price;
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;
     const levels = this.resting[hitSide];
+    // What own orders at the trade's price got of it: the rest came out of the recorded level.
+    let ownAtPrice = 0;
     // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
     for (const [p, list] of levels) {
       if (hitSide === 0 ? p < price : p > price) continue;
@@ -244,8 +250,16 @@ export class BacktestExchange {
           const n = Math.min(Math.floor(-q.ahead + 1e-9), x.leavesLots);
           q.ahead = 0;
           if (n > 0) this.execute(x, p, n, true);
+          ownAtPrice += n;
         }
       }
+    }
+    // Recorded levels better than the trade's price were traded through whole; at its price, what own orders did not get.
+    for (const p of this.book.levels(hitSide)) {
+      if (hitSide === 0 ? p < price : p > price) break;
+      const left = this.book.available(hitSide, p);
+      const took = p === price ? Math.min(left, lots - ownAtPrice) : left;
+      if (took > 0) this.book.take(hitSide, p, took);
     }
     this.triggerStops(price);
   }

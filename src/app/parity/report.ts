@@ -19,7 +19,7 @@ export function parityLines(p: ParityResult, decimals: number): string[] {
   return [
     `parity ${p.symbol}: ${p.durationMs / 1000} s live on the embedded venue vs its backtest on the recording`,
     `  recorded latency: ${p.latency.trips} round trips, mean entry ${p.latency.meanEntryMs.toFixed(1)} ms, mean response ${p.latency.meanResponseMs.toFixed(1)} ms`,
-    `  own orders out of the recorded book: ${p.ownRemoval.levelsAdjusted} levels lowered (${p.ownRemoval.levelsClamped} clamped at zero), ${p.ownRemoval.removedQty} ${p.base} in all`,
+    `  own orders out of the recorded book: ${p.ownRemoval.levelsAdjusted} levels lowered (${p.ownRemoval.levelsClamped} clamped at zero), ${p.ownRemoval.removedQty} ${p.base} in all; ${p.ownRemoval.tradesRemoved} own taker trades out of the recorded trades`,
     row('', 'live', 'backtest'),
     row('orders placed', ...side((m) => m.orders)),
     row('fills', ...side((m) => m.fills)),

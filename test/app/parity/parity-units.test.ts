@@ -1,10 +1,15 @@
 // The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, and strategy timers on the live run's ticks.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
 import { parityLatency } from '../../../src/app/parity/latency.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
-import { ownChanges } from '../../../src/app/parity/own-book.ts';
+import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
+import { frameLine } from '../../../src/data/capture/line-format.ts';
 import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
 
 const T0 = 1_700_000_000_000;
@@ -36,6 +41,25 @@ describe('ownChanges', () => {
       [9, 'BTCUSDT|b|30000.1', '-0.0015'],
       [20, 'BTCUSDT|a|30001', '-0.002'],
     ]);
+  });
+});
+
+describe('removeOwnOrders', () => {
+  it('takes the bot\'s own taker fills out of the recorded trades (the backtest makes them itself), and keeps others\' trades, its maker fills\' among them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bh-own-'));
+    mkdirSync(join(dir, 'rec'));
+    const trade = (v: string, p: string): Record<string, unknown> => ({ v, t: T0, p, q: '0.002', m: false });
+    const frame = { symbol: 'BTCUSDT', topic: 'trade', params: { binary: false }, data: [trade('7', '30000.1'), trade('8', '30000.2'), trade('9', '30000.3')], f: false };
+    writeFileSync(join(dir, 'rec', 'market-20231114T221320Z-0000.cap.gz'), gzipSync(frameLine(BigInt(T0) * 1_000_000n, JSON.stringify(frame))));
+    const reports = [
+      report({ status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.2', tradeId: '8', maker: false, timeInForce: 'IOC', type: 'LIMIT' }),
+      report({ orderId: '2', clientOrderId: 'mm-r-2', status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.3', tradeId: '9', maker: true }),
+    ];
+    const stats = await removeOwnOrders(join(dir, 'rec'), join(dir, 'pub'), reports, []);
+    const out = gunzipSync(readFileSync(join(dir, 'pub', 'market-public.jsonl.gz'))).toString('utf8').trim().split('\n');
+    const kept = (JSON.parse(out[0]!.slice(out[0]!.indexOf(' ') + 1)) as { data: { v: string }[] }).data.map((t) => t.v);
+    expect(kept).toEqual(['7', '9']);
+    expect(stats.tradesRemoved).toBe(1);
   });
 });
 

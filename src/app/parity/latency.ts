@@ -18,16 +18,22 @@ export const SAME_DECISION_MS = 100;
  * after the delay of the latest one the venue made at or before t, as the bot learns of its fills
  * from the user stream (without any, the REST answers' way back stands in).
  */
-export function parityLatency(trips: readonly RecordedRoundTrip[], byOrder: ReadonlyMap<string, OrderTrips>, reports: readonly { ts: number; recvTs: number }[] = []): LatencyModel {
+export function parityLatency(
+  trips: readonly RecordedRoundTrip[], byOrder: ReadonlyMap<string, OrderTrips>, reports: readonly { ts: number; recvTs: number }[] = [],
+  afterItsMs: ReadonlySet<string> = new Set(),
+): LatencyModel {
   const fallback = recordedLatency(trips);
   const pushed = reports.filter((r) => r.recvTs >= r.ts).map((r) => ({ request: r.ts, exchange: r.ts, response: r.recvTs }));
   const stream = pushed.length > 0 ? recordedLatency(pushed) : fallback;
   const responses = trips.map((t) => t.response - t.exchange).sort((a, b) => a - b);
   const typicalResponse = responses[Math.floor(responses.length / 2)] ?? 0;
   const bySeq = new Map<number, OrderTrips>();
+  const lateSeq = new Set<number>();
   for (const [id, t] of byOrder) {
     const n = orderSeq(id);
-    if (n !== undefined) bySeq.set(n, t);
+    if (n === undefined) continue;
+    bySeq.set(n, t);
+    if (afterItsMs.has(id)) lateSeq.add(n);
   }
   return {
     entry: (now, order) => {
@@ -36,11 +42,53 @@ export function parityLatency(trips: readonly RecordedRoundTrip[], byOrder: Read
       if (t === undefined) return fallback.entry(now);
       // A refused call carries no venue stamp: it reached the venue a typical answer's way back before its answer, and
       // after what refused it (a book that had moved): it arrives after the recorded events of that millisecond.
-      const arrived = t.exchange ?? Math.max(t.request, t.response - typicalResponse) + 1;
+      // An order that traded after others' trades of the millisecond it reached the venue in arrives after that millisecond's
+      // recorded events too (the exchange takes the events of a millisecond before an order arriving in it).
+      const arrived = t.exchange === undefined ? Math.max(t.request, t.response - typicalResponse) + 1 : t.exchange + (order!.op === 'place' && lateSeq.has(n!) ? 1 : 0);
       // The same decision (sent within one timer period of the live one): it reaches the exchange when the live one reached the
       // venue, the live bot's own lag (a late timer on a busy event loop) included; another decision meets its twin's latency.
       return Math.abs(t.request - now) <= SAME_DECISION_MS ? Math.max(0, arrived - now) : arrived - t.request;
     },
     response: (now) => stream.response(now),
   };
+}
+
+/** A recorded public trade: its id and venue time (ms). */
+export interface PublicTrade {
+  readonly tradeId: string;
+  readonly ts: number;
+}
+
+/**
+ * Returns the live orders that reached the venue after another's trade of the same millisecond: the
+ * venue numbers trades in the order it made them, so a recorded trade of that millisecond with a lower id
+ * than the order's first taker fill came first. `fills` are the bot's own (user stream), `placed` each order's
+ * venue time, `trades` the recorded public trades without the bot's taker fills.
+ */
+export function ordersAfterTradesOfTheirMs(
+  placed: ReadonlyMap<string, number>, fills: readonly { clientOrderId: string; tradeId: string | undefined; maker: boolean }[], trades: Iterable<PublicTrade>,
+): Set<string> {
+  const first = new Map<string, bigint>();
+  for (const f of fills) {
+    // A taker fill is made as the order arrives; a maker fill comes later and says nothing of the arrival.
+    if (f.maker || f.tradeId === undefined || !/^\d+$/.test(f.tradeId)) continue;
+    const id = BigInt(f.tradeId);
+    const had = first.get(f.clientOrderId);
+    if (had === undefined || id < had) first.set(f.clientOrderId, id);
+  }
+  // The orders with a fill by the millisecond they reached the venue in.
+  const byMs = new Map<number, { clientOrderId: string; first: bigint }[]>();
+  for (const [clientOrderId, id] of first) {
+    const ms = placed.get(clientOrderId);
+    if (ms === undefined) continue;
+    byMs.set(ms, [...(byMs.get(ms) ?? []), { clientOrderId, first: id }]);
+  }
+  const out = new Set<string>();
+  for (const t of trades) {
+    const orders = byMs.get(t.ts);
+    if (orders === undefined || !/^\d+$/.test(t.tradeId)) continue;
+    const id = BigInt(t.tradeId);
+    for (const o of orders) if (id < o.first) out.add(o.clientOrderId);
+  }
+  return out;
 }

@@ -9,13 +9,14 @@ import type { Clock, VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { convert } from '../../data/convert.ts';
+import { replay } from '../../data/replay.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
 import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
-import { parityLatency } from './latency.ts';
+import { ordersAfterTradesOfTheirMs, parityLatency, type PublicTrade } from './latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -100,6 +101,15 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: live.balances, fees: live.fees, from: undefined, to: undefined } },
   };
   const trips = journal.trips;
+  // Orders that traded after others' trades of the millisecond they reached the venue in.
+  const placed = new Map<string, number>();
+  for (const [id, t] of journal.byOrder) if (t.place?.exchange !== undefined) placed.set(id, t.place.exchange);
+  const trades: PublicTrade[] = [];
+  const takerMs = new Set(journal.reports.filter((r) => !r.maker && r.tradeId !== undefined).map((r) => r.ts));
+  await replay({ catalog: dirs.catalog, symbols: [symbol], tables: ['trades'], sink: (ev) => {
+    if (ev.kind === 'trade' && takerMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts });
+  } });
+  const afterItsMs = ordersAfterTradesOfTheirMs(placed, journal.reports, trades);
   const backtest = await runBacktest(btLoaded, {
     log,
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),
@@ -107,7 +117,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports) } : {}),
+    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs) } : {}),
     // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
     ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });

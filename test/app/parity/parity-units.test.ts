@@ -6,7 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
-import { parityLatency } from '../../../src/app/parity/latency.ts';
+import { ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
 import { frameLine } from '../../../src/data/capture/line-format.ts';
@@ -83,6 +83,24 @@ describe('parityLatency', () => {
     expect(m.entry(250, { clientOrderId: 'mm-bt-9', op: 'place' })).toBe(40);
     expect(m.entry(150)).toBe(3);
     expect(m.response(241)).toBe(5);
+  });
+
+  it('brings an order that traded after others\' trades of its millisecond after that millisecond\'s recorded events', () => {
+    const placed = new Map([['t-l-1', 1_000], ['t-l-2', 2_000], ['t-l-3', 3_000]]);
+    const fills = [
+      { clientOrderId: 't-l-1', tradeId: '10', maker: false }, { clientOrderId: 't-l-1', tradeId: '11', maker: false },
+      { clientOrderId: 't-l-2', tradeId: '20', maker: false },
+      // A maker fill comes after the order arrived: it says nothing of the order's place in its millisecond.
+      { clientOrderId: 't-l-3', tradeId: '5', maker: true },
+    ];
+    // Another's trade numbered 9 at 1000 came before order 1's fills; 21 at 2000 came after order 2's; 4 at 3000 is before a maker fill.
+    const trades = [{ tradeId: '9', ts: 1_000 }, { tradeId: '21', ts: 2_000 }, { tradeId: '4', ts: 3_000 }, { tradeId: '8', ts: 999 }];
+    const after = ordersAfterTradesOfTheirMs(placed, fills, trades);
+    expect([...after]).toEqual(['t-l-1']);
+    const m = parityLatency(trips, byOrder, [], new Set(['mm-live-1']));
+    // The twin reached the venue at 103, after that millisecond's other trades: the backtest order arrives at 104; its cancel as before.
+    expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(6);
+    expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
   });
 
   it('brings reports back after the user stream\'s recorded delay at that venue time', () => {

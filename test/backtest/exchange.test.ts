@@ -206,6 +206,22 @@ describe('rules of the simulated venue', () => {
     expect(h.ex.openOrders().map((o) => o.clientOrderId)).toEqual(['ok']);
   });
 
+  it('refuses a post-only order that would trade with the strategy\'s own resting order on the other side, as the venue\'s book holds it', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 0, side: 0, priceTicks: P - 10, lots: 2 });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 10, lots: 2 });
+    h.ex.submit(limit('ask', 'SELL_OPEN', P + 2, 1));
+    h.ex.submit(limit('bid', 'BUY_OPEN', P - 2, 1));
+    h.clock.advanceToSync(1);
+    h.ex.submit(limit('crossBuy', 'BUY_OPEN', P + 2, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.ex.submit(limit('crossSell', 'SELL_OPEN', P - 2, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.ex.submit(limit('below', 'BUY_OPEN', P + 1, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.clock.advanceToSync(2);
+    expect(h.reports.filter((r) => r.execType !== 'NEW' || r.clientOrderId === 'below').map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([
+      ['crossBuy', 'REJECTED', -1158], ['crossSell', 'REJECTED', -1158], ['below', 'NEW', 0],
+    ]);
+  });
+
   it('a STOP waits for its trigger, then works as a limit; OPPONENT prices from the recorded book', () => {
     const h = harness();
     h.at({ kind: 'trade', time: 0, priceTicks: P, lots: 1, takerSide: 0 });

@@ -302,7 +302,7 @@ export class BacktestExchange {
       else x.limitTicks = limit;
     }
     if (code === 0 && this.account.check) code = this.account.check(x);
-    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks);
+    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks, this.ownBest(x.side === 0 ? 1 : 0));
     // A STOP holds nothing while it waits: it reserves when it triggers.
     if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
     if (code !== 0) {
@@ -359,6 +359,13 @@ export class BacktestExchange {
     if (!x.active) return;
     if (req.type === 'MARKET' || tif === 'IOC' || tif === 'FOK') return this.end(x, 'EXPIRED');
     this.rest(x);
+  }
+
+  /** Returns the best price of the strategy's own resting orders on a side, or undefined. */
+  private ownBest(side: BookSide): number | undefined {
+    let best: number | undefined;
+    for (const p of this.resting[side].keys()) if (best === undefined || (side === 0 ? p > best : p < best)) best = p;
+    return best;
   }
 
   /** Puts an order on its level: the size ahead is the recorded level plus own orders already there. */

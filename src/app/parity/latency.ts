@@ -1,11 +1,13 @@
 /**
  * The order latencies of a parity backtest, from the recorded request and response times. Each order,
- * and each cancel, of the strategy's sequence has a live twin (the order of the same place): sent
- * within 100 ms of it, it reaches the backtest exchange when the twin reached the venue; sent at
- * another time, after the twin's entry latency. Orders without a twin take the recorded round trips'
- * (latest trip before); reports come back after the user stream's recorded delays.
+ * and each cancel, of the strategy's sequence has a live twin: the live order of the same side, price
+ * and size the live bot sent nearest in time (within 100 ms), else the order of the same place in the
+ * sequence. Sent within 100 ms of its twin, it reaches the backtest exchange when the twin reached the
+ * venue; sent at another time, after the twin's entry latency. Orders without a twin take the recorded
+ * round trips' (latest trip before); reports come back after the user stream's recorded delays.
  */
 import { recordedLatency, type LatencyModel, type RecordedRoundTrip } from '../../backtest/exchange/latency.ts';
+import { bookSideOf, type OrderRequest } from '../../backtest/exchange/types.ts';
 import { orderSeq } from './compare.ts';
 import type { OrderTrips } from './journal.ts';
 
@@ -20,37 +22,72 @@ export const SAME_DECISION_MS = 100;
  */
 export function parityLatency(
   trips: readonly RecordedRoundTrip[], byOrder: ReadonlyMap<string, OrderTrips>, reports: readonly { ts: number; recvTs: number }[] = [],
-  afterItsMs: ReadonlySet<string> = new Set(),
+  afterItsMs: ReadonlySet<string> = new Set(), keys: ReadonlyMap<string, string> = new Map(),
 ): LatencyModel {
   const fallback = recordedLatency(trips);
   const pushed = reports.filter((r) => r.recvTs >= r.ts).map((r) => ({ request: r.ts, exchange: r.ts, response: r.recvTs }));
   const stream = pushed.length > 0 ? recordedLatency(pushed) : fallback;
   const responses = trips.map((t) => t.response - t.exchange).sort((a, b) => a - b);
   const typicalResponse = responses[Math.floor(responses.length / 2)] ?? 0;
-  const bySeq = new Map<number, OrderTrips>();
-  const lateSeq = new Set<number>();
+  const bySeq = new Map<number, string>();
+  // Live orders by side, price and size, in the order sent.
+  const byKey = new Map<string, string[]>();
   for (const [id, t] of byOrder) {
     const n = orderSeq(id);
-    if (n === undefined) continue;
-    bySeq.set(n, t);
-    if (afterItsMs.has(id)) lateSeq.add(n);
+    if (n !== undefined) bySeq.set(n, id);
+    const k = keys.get(id);
+    if (k !== undefined && t.place !== undefined) byKey.set(k, [...(byKey.get(k) ?? []), id]);
   }
+  // Each live order is the twin of one backtest order at most; bounded by the live orders.
+  const used = new Set<string>();
+  const twinOf = new Map<string, string>();
+  const sameOrder = (now: number, request: OrderRequest | undefined): string | undefined => {
+    if (request === undefined) return undefined;
+    let best: string | undefined;
+    let gap = SAME_DECISION_MS;
+    for (const id of byKey.get(orderKey(bookSideOf(request.side) === 0, request.priceTicks, request.lots)) ?? []) {
+      const d = Math.abs(byOrder.get(id)!.place!.request - now);
+      if (!used.has(id) && d <= gap) {
+        best = id;
+        gap = d;
+      }
+    }
+    return best;
+  };
   return {
     entry: (now, order) => {
-      const n = order === undefined ? undefined : orderSeq(order.clientOrderId);
-      const t = n === undefined ? undefined : bySeq.get(n)?.[order!.op];
+      if (order === undefined) return fallback.entry(now);
+      let id = twinOf.get(order.clientOrderId);
+      if (order.op === 'place') {
+        id = sameOrder(now, order.request);
+        if (id !== undefined) {
+          used.add(id);
+          twinOf.set(order.clientOrderId, id);
+        }
+      }
+      // Without an order of the same side, price and size sent with it (the sequences drifted apart), the order of the same place.
+      if (id === undefined) {
+        const n = orderSeq(order.clientOrderId);
+        id = n === undefined ? undefined : bySeq.get(n);
+      }
+      const t = id === undefined ? undefined : byOrder.get(id)?.[order.op];
       if (t === undefined) return fallback.entry(now);
       // A refused call carries no venue stamp: it reached the venue a typical answer's way back before its answer, and
       // after what refused it (a book that had moved): it arrives after the recorded events of that millisecond.
       // An order that traded after others' trades of the millisecond it reached the venue in arrives after that millisecond's
       // recorded events too (the exchange takes the events of a millisecond before an order arriving in it).
-      const arrived = t.exchange === undefined ? Math.max(t.request, t.response - typicalResponse) + 1 : t.exchange + (order!.op === 'place' && lateSeq.has(n!) ? 1 : 0);
+      const arrived = t.exchange === undefined ? Math.max(t.request, t.response - typicalResponse) + 1 : t.exchange + (order.op === 'place' && afterItsMs.has(id!) ? 1 : 0);
       // The same decision (sent within one timer period of the live one): it reaches the exchange when the live one reached the
       // venue, the live bot's own lag (a late timer on a busy event loop) included; another decision meets its twin's latency.
       return Math.abs(t.request - now) <= SAME_DECISION_MS ? Math.max(0, arrived - now) : arrived - t.request;
     },
     response: (now) => stream.response(now),
   };
+}
+
+/** Returns what tells an order apart across the two runs: its side, limit price (ticks) and size (lots). */
+export function orderKey(buy: boolean, priceTicks: number, lots: number): string {
+  return `${buy ? 'B' : 'S'}|${priceTicks}|${lots}`;
 }
 
 /** A recorded public trade: its id and venue time (ms). */

@@ -11,12 +11,14 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { convert } from '../../data/convert.ts';
 import { replay } from '../../data/replay.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
+import { simInstrumentOf } from '../../backtest/run/instruments.ts';
+import { decimalUnits } from '../../sim/engine/units.ts';
 import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
-import { ordersAfterTradesOfTheirMs, parityLatency, type PublicTrade } from './latency.ts';
+import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PublicTrade } from './latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -110,6 +112,12 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     if (ev.kind === 'trade' && takerMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts });
   } });
   const afterItsMs = ordersAfterTradesOfTheirMs(placed, journal.reports, trades);
+  // Each live order's side, price and size, so a backtest order finds the live one it is even where the sequences drifted apart.
+  const sim = simInstrumentOf(inst);
+  const keys = new Map<string, string>();
+  for (const x of journal.orders) {
+    if (x.price !== undefined && x.quantity !== '') keys.set(x.clientOrderId, orderKey(x.side.startsWith('BUY'), decimalUnits(x.price, sim.tick), decimalUnits(x.quantity, sim.step)));
+  }
   const backtest = await runBacktest(btLoaded, {
     log,
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),
@@ -117,7 +125,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs) } : {}),
+    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs, keys) } : {}),
     // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
     ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });

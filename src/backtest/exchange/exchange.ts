@@ -131,7 +131,7 @@ export class BacktestExchange {
   /** Sends a new order at the clock's (local) time; it reaches the exchange after the entry latency. */
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place', request: req }));
   }
 
   /** Sends a cancel at the clock's (local) time; it reaches the exchange after the entry latency. */

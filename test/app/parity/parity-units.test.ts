@@ -6,7 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
-import { ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
+import { orderKey, ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
 import { frameLine } from '../../../src/data/capture/line-format.ts';
@@ -101,6 +101,22 @@ describe('parityLatency', () => {
     // The twin reached the venue at 103, after that millisecond's other trades: the backtest order arrives at 104; its cancel as before.
     expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(6);
     expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
+  });
+
+  it('takes for twin the live order of the same side, price and size sent with it, where the sequences drifted apart by an order', () => {
+    const live = new Map([
+      ['x-l-1', { place: { request: 1_000, exchange: 1_002, response: 1_003 } }],
+      ['x-l-2', { place: { request: 1_000, exchange: 1_040, response: 1_041 }, cancel: { request: 1_500, exchange: 1_540, response: 1_541 } }],
+    ]);
+    const keys = new Map([['x-l-1', orderKey(true, 100, 1)], ['x-l-2', orderKey(false, 105, 1)]]);
+    const m = parityLatency(trips, live, [], new Set(), keys);
+    const req = (clientOrderId: string, side: 'BUY' | 'SELL', priceTicks: number) => ({ clientOrderId, side, type: 'LIMIT' as const, priceTicks, lots: 1 });
+    // The backtest's first order is the live second (the sell at 105): it arrives when that one did, and its cancel as that one's did.
+    expect(m.entry(1_001, { clientOrderId: 'x-b-1', op: 'place', request: req('x-b-1', 'SELL', 105) })).toBe(39);
+    expect(m.entry(1_002, { clientOrderId: 'x-b-2', op: 'place', request: req('x-b-2', 'BUY', 100) })).toBe(0);
+    expect(m.entry(1_500, { clientOrderId: 'x-b-1', op: 'cancel' })).toBe(40);
+    // Each live order is one backtest order's twin: another sell at 105 goes by its place in the sequence (x-l-1's 2 ms).
+    expect(m.entry(1_001, { clientOrderId: 'y-b-1', op: 'place', request: req('y-b-1', 'SELL', 105) })).toBe(1);
   });
 
   it('brings reports back after the user stream\'s recorded delay at that venue time', () => {

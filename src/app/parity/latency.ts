@@ -8,6 +8,7 @@
  */
 import { recordedLatency, type LatencyModel, type RecordedRoundTrip } from '../../backtest/exchange/latency.ts';
 import { bookSideOf, type OrderRequest } from '../../backtest/exchange/types.ts';
+import { Decimal } from '../../core/fixed.ts';
 import { orderSeq } from './compare.ts';
 import type { OrderTrips } from './journal.ts';
 
@@ -90,42 +91,61 @@ export function orderKey(buy: boolean, priceTicks: number, lots: number): string
   return `${buy ? 'B' : 'S'}|${priceTicks}|${lots}`;
 }
 
-/** A recorded public trade: its id and venue time (ms). */
+/** A recorded public trade: its id, venue time (ms), price and the side that took. */
 export interface PublicTrade {
   readonly tradeId: string;
   readonly ts: number;
+  readonly price: string;
+  readonly takerSide: 'BUY' | 'SELL';
+}
+
+/** A live order as the venue took it: its venue time (ms), side and limit price. */
+export interface PlacedOrder {
+  readonly clientOrderId: string;
+  readonly ms: number;
+  readonly buy: boolean;
+  readonly price: string | undefined;
 }
 
 /**
- * Returns the live orders that reached the venue after another's trade of the same millisecond: the
- * venue numbers trades in the order it made them, so a recorded trade of that millisecond with a lower id
- * than the order's first taker fill came first. `fills` are the bot's own (user stream), `placed` each order's
- * venue time, `trades` the recorded public trades without the bot's taker fills.
+ * Returns the live orders that reached the venue after others' trades of the same millisecond. The venue
+ * numbers trades in the order it made them: a recorded trade of that millisecond with a lower id than the
+ * order's first taker fill came first. And a trade of that millisecond that went through the order's price
+ * from the other side without filling it came first too (after, it would have traded with the order).
+ * `fills` are the bot's own order reports (user stream; those with a trade id are fills), `trades` the recorded
+ * public trades without its taker fills.
  */
 export function ordersAfterTradesOfTheirMs(
-  placed: ReadonlyMap<string, number>, fills: readonly { clientOrderId: string; tradeId: string | undefined; maker: boolean }[], trades: Iterable<PublicTrade>,
+  orders: readonly PlacedOrder[], fills: readonly { clientOrderId: string; tradeId: string | undefined; maker: boolean; ts: number }[], trades: Iterable<PublicTrade>,
 ): Set<string> {
   const first = new Map<string, bigint>();
+  const filledAt = new Map<string, Set<number>>();
   for (const f of fills) {
+    // Reports without a trade are no fills.
+    if (f.tradeId === undefined || !/^\d+$/.test(f.tradeId)) continue;
+    filledAt.set(f.clientOrderId, (filledAt.get(f.clientOrderId) ?? new Set()).add(f.ts));
     // A taker fill is made as the order arrives; a maker fill comes later and says nothing of the arrival.
-    if (f.maker || f.tradeId === undefined || !/^\d+$/.test(f.tradeId)) continue;
+    if (f.maker) continue;
     const id = BigInt(f.tradeId);
     const had = first.get(f.clientOrderId);
     if (had === undefined || id < had) first.set(f.clientOrderId, id);
   }
-  // The orders with a fill by the millisecond they reached the venue in.
-  const byMs = new Map<number, { clientOrderId: string; first: bigint }[]>();
-  for (const [clientOrderId, id] of first) {
-    const ms = placed.get(clientOrderId);
-    if (ms === undefined) continue;
-    byMs.set(ms, [...(byMs.get(ms) ?? []), { clientOrderId, first: id }]);
-  }
+  const byMs = new Map<number, PlacedOrder[]>();
+  for (const o of orders) byMs.set(o.ms, [...(byMs.get(o.ms) ?? []), o]);
   const out = new Set<string>();
   for (const t of trades) {
-    const orders = byMs.get(t.ts);
-    if (orders === undefined || !/^\d+$/.test(t.tradeId)) continue;
-    const id = BigInt(t.tradeId);
-    for (const o of orders) if (id < o.first) out.add(o.clientOrderId);
+    const here = byMs.get(t.ts);
+    if (here === undefined) continue;
+    for (const o of here) {
+      const taker = first.get(o.clientOrderId);
+      if (taker !== undefined) {
+        if (/^\d+$/.test(t.tradeId) && BigInt(t.tradeId) < taker) out.add(o.clientOrderId);
+        continue;
+      }
+      // A buy taking at or above a resting sell's price, or a sell at or below a resting buy's, would have filled it.
+      const through = o.price !== undefined && (o.buy ? t.takerSide === 'SELL' && new Decimal(t.price).lte(o.price) : t.takerSide === 'BUY' && new Decimal(t.price).gte(o.price));
+      if (through && filledAt.get(o.clientOrderId)?.has(t.ts) !== true) out.add(o.clientOrderId);
+    }
   }
   return out;
 }

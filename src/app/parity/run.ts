@@ -18,7 +18,7 @@ import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
-import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PublicTrade } from './latency.ts';
+import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PlacedOrder, type PublicTrade } from './latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -104,12 +104,11 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   };
   const trips = journal.trips;
   // Orders that traded after others' trades of the millisecond they reached the venue in.
-  const placed = new Map<string, number>();
-  for (const [id, t] of journal.byOrder) if (t.place?.exchange !== undefined) placed.set(id, t.place.exchange);
+  const placed: PlacedOrder[] = journal.orders.filter((x) => x.venueMs !== undefined).map((x) => ({ clientOrderId: x.clientOrderId, ms: x.venueMs!, buy: x.side.startsWith('BUY'), price: x.price }));
+  const placedMs = new Set(placed.map((x) => x.ms));
   const trades: PublicTrade[] = [];
-  const takerMs = new Set(journal.reports.filter((r) => !r.maker && r.tradeId !== undefined).map((r) => r.ts));
   await replay({ catalog: dirs.catalog, symbols: [symbol], tables: ['trades'], sink: (ev) => {
-    if (ev.kind === 'trade' && takerMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts });
+    if (ev.kind === 'trade' && placedMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts, price: ev.price, takerSide: ev.takerSide });
   } });
   const afterItsMs = ordersAfterTradesOfTheirMs(placed, journal.reports, trades);
   // Each live order's side, price and size, so a backtest order finds the live one it is even where the sequences drifted apart.

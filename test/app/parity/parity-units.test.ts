@@ -85,18 +85,30 @@ describe('parityLatency', () => {
     expect(m.response(241)).toBe(5);
   });
 
-  it('brings an order that traded after others\' trades of its millisecond after that millisecond\'s recorded events', () => {
-    const placed = new Map([['t-l-1', 1_000], ['t-l-2', 2_000], ['t-l-3', 3_000]]);
-    const fills = [
-      { clientOrderId: 't-l-1', tradeId: '10', maker: false }, { clientOrderId: 't-l-1', tradeId: '11', maker: false },
-      { clientOrderId: 't-l-2', tradeId: '20', maker: false },
-      // A maker fill comes after the order arrived: it says nothing of the order's place in its millisecond.
-      { clientOrderId: 't-l-3', tradeId: '5', maker: true },
+  it('brings an order after the recorded trades of its millisecond that came before it live: lower ids than its fills, or through its price without filling it', () => {
+    const placed = [
+      { clientOrderId: 't-l-1', ms: 1_000, buy: true, price: '30' }, { clientOrderId: 't-l-2', ms: 2_000, buy: true, price: '30' },
+      { clientOrderId: 't-l-3', ms: 3_000, buy: false, price: '105' }, { clientOrderId: 't-l-4', ms: 4_000, buy: false, price: '105' },
+      { clientOrderId: 't-l-5', ms: 5_000, buy: true, price: '100' },
     ];
-    // Another's trade numbered 9 at 1000 came before order 1's fills; 21 at 2000 came after order 2's; 4 at 3000 is before a maker fill.
-    const trades = [{ tradeId: '9', ts: 1_000 }, { tradeId: '21', ts: 2_000 }, { tradeId: '4', ts: 3_000 }, { tradeId: '8', ts: 999 }];
-    const after = ordersAfterTradesOfTheirMs(placed, fills, trades);
-    expect([...after]).toEqual(['t-l-1']);
+    const fills = [
+      { clientOrderId: 't-l-1', tradeId: '10', maker: false, ts: 1_000 }, { clientOrderId: 't-l-1', tradeId: '11', maker: false, ts: 1_000 },
+      { clientOrderId: 't-l-2', tradeId: '20', maker: false, ts: 2_000 },
+      // A resting sell filled in its own millisecond: the buy that filled it came after it.
+      { clientOrderId: 't-l-4', tradeId: '41', maker: true, ts: 4_000 },
+      // Order reports without a trade are no fills.
+      { clientOrderId: 't-l-3', tradeId: undefined, maker: false, ts: 3_000 },
+    ];
+    const trade = (tradeId: string, ts: number, price: string, takerSide: 'BUY' | 'SELL') => ({ tradeId, ts, price, takerSide });
+    const trades = [
+      // Another's trade numbered 9 came before order 1's fills; 21 came after order 2's.
+      trade('9', 1_000, '29', 'BUY'), trade('21', 2_000, '29', 'BUY'),
+      // A buy at 106 went through the resting sell at 105 placed in its millisecond and did not fill it: it came first.
+      trade('31', 3_000, '106', 'BUY'), trade('40', 4_000, '106', 'BUY'),
+      // A buy at 101 does not reach a resting buy at 100.
+      trade('50', 5_000, '101', 'BUY'), trade('8', 999, '29', 'BUY'),
+    ];
+    expect([...ordersAfterTradesOfTheirMs(placed, fills, trades)].sort()).toEqual(['t-l-1', 't-l-3']);
     const m = parityLatency(trips, byOrder, [], new Set(['mm-live-1']));
     // The twin reached the venue at 103, after that millisecond's other trades: the backtest order arrives at 104; its cancel as before.
     expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(6);

@@ -175,6 +175,9 @@ describe('compare', () => {
     expect(c.backtest.pnl).toBe('0.001');
     expect(c.pnlDiff).toBe('0.007');
     expect(c.pnlDiffPct).toBe(87.5);
+    // The same difference against the 0.804 USDT live traded: 87.06 bp.
+    expect(c.live.turnover).toBe('0.804');
+    expect(c.pnlDiffBp).toBeCloseTo(87.06, 2);
   });
 
   it('gives a maker fill whose twin was not in the book yet, or no longer, to latency', () => {

@@ -23,13 +23,11 @@ export const SAME_DECISION_MS = 100;
  */
 export function parityLatency(
   trips: readonly RecordedRoundTrip[], byOrder: ReadonlyMap<string, OrderTrips>, reports: readonly { ts: number; recvTs: number }[] = [],
-  afterItsMs: ReadonlySet<string> = new Set(), keys: ReadonlyMap<string, string> = new Map(),
+  afterItsMs: ReadonlySet<string> = new Set(), keys: ReadonlyMap<string, string> = new Map(), refused: ReadonlyMap<string, number> = new Map(),
 ): LatencyModel {
   const fallback = recordedLatency(trips);
   const pushed = reports.filter((r) => r.recvTs >= r.ts).map((r) => ({ request: r.ts, exchange: r.ts, response: r.recvTs }));
   const stream = pushed.length > 0 ? recordedLatency(pushed) : fallback;
-  const responses = trips.map((t) => t.response - t.exchange).sort((a, b) => a - b);
-  const typicalResponse = responses[Math.floor(responses.length / 2)] ?? 0;
   const bySeq = new Map<number, string>();
   // Live orders by side, price and size, in the order sent.
   const byKey = new Map<string, string[]>();
@@ -73,11 +71,11 @@ export function parityLatency(
       }
       const t = id === undefined ? undefined : byOrder.get(id)?.[order.op];
       if (t === undefined) return fallback.entry(now);
-      // A refused call carries no venue stamp: it reached the venue a typical answer's way back before its answer, and
-      // after what refused it (a book that had moved): it arrives after the recorded events of that millisecond.
+      // A refused call carries no venue stamp: a refused post-only order arrives right after the recorded book that crossed it
+      // (`refused`, refusals.ts), any other when its answer left the venue (after whatever refused it).
       // An order that traded after others' trades of the millisecond it reached the venue in arrives after that millisecond's
       // recorded events too (the exchange takes the events of a millisecond before an order arriving in it).
-      const arrived = t.exchange === undefined ? Math.max(t.request, t.response - typicalResponse) + 1 : t.exchange + (order.op === 'place' && afterItsMs.has(id!) ? 1 : 0);
+      const arrived = t.exchange === undefined ? (order.op === 'place' ? refused.get(id!) : undefined) ?? t.response : t.exchange + (order.op === 'place' && afterItsMs.has(id!) ? 1 : 0);
       // The same decision (sent within one timer period of the live one): it reaches the exchange when the live one reached the
       // venue, the live bot's own lag (a late timer on a busy event loop) included; another decision meets its twin's latency.
       return Math.abs(t.request - now) <= SAME_DECISION_MS ? Math.max(0, arrived - now) : arrived - t.request;

@@ -19,6 +19,7 @@ import { compare, type Comparison, type ParityFill, type ParityOrder } from './c
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
 import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PlacedOrder, type PublicTrade } from './latency.ts';
+import { refusedArrivals } from './refusals.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -111,6 +112,13 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     if (ev.kind === 'trade' && placedMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts, price: ev.price, takerSide: ev.takerSide });
   } });
   const afterItsMs = ordersAfterTradesOfTheirMs(placed, journal.reports, trades);
+  // Refused post-only orders: when the recorded book crossed them.
+  const refused = journal.orders.filter((x) => x.venueMs === undefined && x.price !== undefined && (x.type === 'LIMIT_MAKER' || x.timeInForce === 'LIMIT_MAKER'))
+    .flatMap((x) => {
+      const trip = journal.byOrder.get(x.clientOrderId)?.place;
+      return trip === undefined ? [] : [{ clientOrderId: x.clientOrderId, buy: x.side.startsWith('BUY'), price: x.price!, request: trip.request, response: trip.response }];
+    });
+  const refusedAt = await refusedArrivals(dirs.catalog, symbol, refused);
   // Each live order's side, price and size, so a backtest order finds the live one it is even where the sequences drifted apart.
   const sim = simInstrumentOf(inst);
   const keys = new Map<string, string>();
@@ -124,7 +132,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs, keys) } : {}),
+    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs, keys, refusedAt) } : {}),
     // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
     ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });

@@ -9,6 +9,7 @@ import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
 import { orderKey, ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
+import { arrivalsFromBook } from '../../../src/app/parity/refusals.ts';
 import { frameLine } from '../../../src/data/capture/line-format.ts';
 import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
 
@@ -76,9 +77,12 @@ describe('parityLatency', () => {
     // Sent 400 ms later: another decision, the twin's own 3 ms.
     expect(m.entry(500, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(3);
     expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
-    // Refused live (no venue stamp): answered at 480 less the median way back (5 and 7 ms: 7), after that millisecond's events: 474.
-    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
-    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
+    // Refused live (no venue stamp) and no recorded crossing known: it arrives when its answer left the venue, 480.
+    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(80);
+    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(80);
+    // With the recorded book's crossing at 450 (arrivalsFromBook): right after it.
+    const crossed = parityLatency(trips, byOrder, [], new Set(), new Map(), new Map([['mm-live-2', 451]]));
+    expect(crossed.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(51);
     // No twin: the latest trip sent at or before the time.
     expect(m.entry(250, { clientOrderId: 'mm-bt-9', op: 'place' })).toBe(40);
     expect(m.entry(150)).toBe(3);
@@ -137,6 +141,26 @@ describe('parityLatency', () => {
     expect(m.response(260)).toBe(30);
     // A report received before its venue stamp (another clock) is left out.
     expect(m.response(400)).toBe(30);
+  });
+});
+
+describe('arrivalsFromBook', () => {
+  it('brings a refused post-only order right after the recorded book that crossed it, by a window after its answer', () => {
+    const orders = [
+      { clientOrderId: 'r-1', buy: true, price: '100', request: 1_000, response: 1_040 },
+      { clientOrderId: 'r-2', buy: false, price: '105', request: 2_000, response: 2_005 },
+      { clientOrderId: 'r-3', buy: true, price: '90', request: 3_000, response: 3_001 },
+    ];
+    const tops = [
+      { t: 990, bid: '99', ask: '101' }, { t: 1_020, bid: '99', ask: '101' },
+      // The ask falls to the buy's price in the diff cut after its answer: that is what refused it.
+      { t: 1_050, bid: '98', ask: '100' },
+      // The book already crossed the sell when it was sent.
+      { t: 1_990, bid: '106', ask: '107' }, { t: 2_010, bid: '104', ask: '107' },
+      // A crossing long after the answer is another move.
+      { t: 3_200, bid: '88', ask: '89' },
+    ];
+    expect([...arrivalsFromBook(orders, tops)]).toEqual([['r-1', 1_051], ['r-2', 2_000]]);
   });
 });
 

@@ -9,17 +9,13 @@ import type { Clock, VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { convert } from '../../data/convert.ts';
-import { replay } from '../../data/replay.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
-import { simInstrumentOf } from '../../backtest/run/instruments.ts';
-import { decimalUnits } from '../../sim/engine/units.ts';
 import { runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
-import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PlacedOrder, type PublicTrade } from './latency.ts';
-import { refusedArrivals } from './refusals.ts';
+import { parityLatencyOf } from './recorded-latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -104,27 +100,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: live.balances, fees: live.fees, from: undefined, to: undefined } },
   };
   const trips = journal.trips;
-  // Orders that traded after others' trades of the millisecond they reached the venue in.
-  const placed: PlacedOrder[] = journal.orders.filter((x) => x.venueMs !== undefined).map((x) => ({ clientOrderId: x.clientOrderId, ms: x.venueMs!, buy: x.side.startsWith('BUY'), price: x.price }));
-  const placedMs = new Set(placed.map((x) => x.ms));
-  const trades: PublicTrade[] = [];
-  await replay({ catalog: dirs.catalog, symbols: [symbol], tables: ['trades'], sink: (ev) => {
-    if (ev.kind === 'trade' && placedMs.has(ev.ts)) trades.push({ tradeId: ev.tradeId, ts: ev.ts, price: ev.price, takerSide: ev.takerSide });
-  } });
-  const afterItsMs = ordersAfterTradesOfTheirMs(placed, journal.reports, trades);
-  // Refused post-only orders: when the recorded book crossed them.
-  const refused = journal.orders.filter((x) => x.venueMs === undefined && x.price !== undefined && (x.type === 'LIMIT_MAKER' || x.timeInForce === 'LIMIT_MAKER'))
-    .flatMap((x) => {
-      const trip = journal.byOrder.get(x.clientOrderId)?.place;
-      return trip === undefined ? [] : [{ clientOrderId: x.clientOrderId, buy: x.side.startsWith('BUY'), price: x.price!, request: trip.request, response: trip.response }];
-    });
-  const refusedAt = await refusedArrivals(dirs.catalog, symbol, refused);
-  // Each live order's side, price and size, so a backtest order finds the live one it is even where the sequences drifted apart.
-  const sim = simInstrumentOf(inst);
-  const keys = new Map<string, string>();
-  for (const x of journal.orders) {
-    if (x.price !== undefined && x.quantity !== '') keys.set(x.clientOrderId, orderKey(x.side.startsWith('BUY'), decimalUnits(x.price, sim.tick), decimalUnits(x.quantity, sim.step)));
-  }
+  const recorded = trips.length > 0 ? await parityLatencyOf(journal, dirs.catalog, symbol, inst) : undefined;
   const backtest = await runBacktest(btLoaded, {
     log,
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),
@@ -132,7 +108,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports, afterItsMs, keys, refusedAt) } : {}),
+    ...(recorded !== undefined ? { latency: recorded } : {}),
     // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
     ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });

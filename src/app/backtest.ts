@@ -18,7 +18,7 @@ import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
-import { computeMetrics, queueModel, type BacktestResults, type EquityPoint, type FillRow, type MetricsFill, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
+import { computeMetrics, fillLine, FillTotals, orderLine, queueModel, resultsFromLines, type BacktestResults, type EquityPoint, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
 import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
@@ -189,7 +189,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   if (rec.equity.length === 0) throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
 
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
-  const results: BacktestResults = {
+  const results: BacktestResults = resultsFromLines({
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
     symbol: main.inst.symbol,
     currency: main.currency,
@@ -197,46 +197,72 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     configHash: createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex'),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
-    orders: rec.orderRows(),
-    fills: rec.fills,
     equity: rec.equity,
     positions: rec.positions,
     prices: rec.prices,
     metrics: computeMetrics({
-      equity: rec.equity, fills: rec.metricsFills, trades: main.trips.stats(), positions: rec.positions,
+      equity: rec.equity, fills: rec.fillTotals, trades: main.trips.stats(), positions: rec.positions,
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
-  };
+  }, rec.orderLines(), rec.fillLines);
   return { results, replay: stats, events, range, mode };
 }
 
-/** Collects what the results hold as the gateway reports it. */
+/**
+ * Finished orders the recorder still knows by id: more than the gateway reports on after they finish
+ * (it forgets its finished orders beyond 2 × 1 000), so every report of an order finds its row.
+ */
+const FINISHED_KEPT = 4_096;
+
+/** Returns true for the statuses after which the gateway forgets an order in time (an expired one it keeps, and so does the recorder). */
+function finished(status: string): boolean {
+  return status === 'FILLED' || status === 'CANCELED' || status === 'REJECTED';
+}
+
+/** Collects what the results hold as the gateway reports it; orders and fills as their CSV lines, which is all a long run keeps of them. */
 class Recorder {
-  readonly fills: FillRow[] = [];
-  readonly metricsFills: MetricsFill[] = [];
+  /** fills.csv's lines, in fill order. */
+  readonly fillLines: string[] = [];
+  readonly fillTotals = new FillTotals();
   readonly equity: EquityPoint[] = [];
   readonly positions: PositionPoint[] = [];
   readonly prices: PricePoint[] = [];
   orders = 0;
   cancels = 0;
   private position = new Decimal(0);
-  /** Orders by clientOrderId in placement order, as their latest report shows them. */
-  private readonly rows = new Map<string, OrderRow>();
+  /** orders.csv's lines in placement order: a finished order's line, a blank while the order works. */
+  private readonly lines: string[] = [];
+  /** Working orders and the latest finished ones by clientOrderId, as their latest report shows them, with their place in `lines`. */
+  private readonly rows = new Map<string, { readonly seq: number; readonly row: OrderRow }>();
+  /** The ids of finished orders in `rows`, oldest first from `head`. */
+  private readonly finished: string[] = [];
+  private head = 0;
 
   order(r: OrderReport, req: OrderRequest): void {
     const prev = this.rows.get(r.clientOrderId);
-    if (r.status === 'CANCELED' && prev?.status !== 'CANCELED') this.cancels++;
-    this.rows.set(r.clientOrderId, {
-      time: prev?.time ?? r.time, clientOrderId: r.clientOrderId, orderId: r.orderId, side: r.side, type: r.type,
+    if (r.status === 'CANCELED' && prev?.row.status !== 'CANCELED') this.cancels++;
+    const row: OrderRow = {
+      time: prev?.row.time ?? r.time, clientOrderId: r.clientOrderId, orderId: r.orderId, side: r.side, type: r.type,
       timeInForce: (req.account === 'spot' ? req.timeInForce : req.timeInForce) ?? 'GTC', price: r.price, qty: r.origQty, status: r.status, executedQty: r.executedQty, updateTime: r.time,
-    });
+    };
+    const seq = prev?.seq ?? this.lines.push('') - 1;
+    this.rows.set(r.clientOrderId, { seq, row });
+    if (!finished(row.status)) return;
+    this.lines[seq] = orderLine(row);
+    if (prev !== undefined && finished(prev.row.status)) return;
+    this.finished.push(r.clientOrderId);
+    if (this.finished.length - this.head > FINISHED_KEPT) this.rows.delete(this.finished[this.head++]!);
+    if (this.head > FINISHED_KEPT) {
+      this.finished.splice(0, this.head);
+      this.head = 0;
+    }
   }
 
   /** Records a fill of `m` (the results follow the first traded symbol's position). */
   fill(f: GatewayFill, m: RunMarket): void {
-    this.fills.push({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker });
+    this.fillLines.push(fillLine({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker }));
     const v = m.value(f);
-    this.metricsFills.push({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
+    this.fillTotals.add({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
     // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
     const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? new Decimal(f.qty).minus(f.fee) : new Decimal(f.qty);
     this.position = f.side.startsWith('BUY') ? this.position.plus(got) : this.position.minus(got);
@@ -250,8 +276,10 @@ class Recorder {
     this.positions.push({ time, position: this.position.toFixed() });
   }
 
-  orderRows(): OrderRow[] {
-    return [...this.rows.values()];
+  /** Returns orders.csv's lines, the orders still working as their latest report shows them. */
+  orderLines(): string[] {
+    for (const { seq, row } of this.rows.values()) if (!finished(row.status)) this.lines[seq] = orderLine(row);
+    return this.lines;
   }
 }
 

@@ -18,7 +18,7 @@ import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
-import { computeMetrics, fillLine, FillTotals, orderLine, queueModel, resultsFromLines, type BacktestResults, type EquityPoint, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
+import { computeMetrics, fillLine, FillTotals, LineSpool, orderLine, queueModel, resultsFromLines, type BacktestResults, type EquityPoint, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
 import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
@@ -181,12 +181,18 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     await advanceClock(clock, clock.now() + 1_000, history.busy);
     await fillsRead;
     sample();
+  } catch (err) {
+    rec.discard();
+    throw err;
   } finally {
     sampler?.cancel();
     exec.stop();
     bus.close();
   }
-  if (rec.equity.length === 0) throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
+  if (rec.equity.length === 0) {
+    rec.discard();
+    throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
+  }
 
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
   const results: BacktestResults = resultsFromLines({
@@ -204,7 +210,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       equity: rec.equity, fills: rec.fillTotals, trades: main.trips.stats(), positions: rec.positions,
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
-  }, rec.orderLines(), rec.fillLines);
+  }, rec.orderLines(), rec.fillLines());
   return { results, replay: stats, events, range, mode };
 }
 
@@ -219,10 +225,8 @@ function finished(status: string): boolean {
   return status === 'FILLED' || status === 'CANCELED' || status === 'REJECTED';
 }
 
-/** Collects what the results hold as the gateway reports it; orders and fills as their CSV lines, which is all a long run keeps of them. */
+/** Collects what the results hold as the gateway reports it; orders and fills as their CSV lines, spooled to a file beyond the last few thousand. */
 class Recorder {
-  /** fills.csv's lines, in fill order. */
-  readonly fillLines: string[] = [];
   readonly fillTotals = new FillTotals();
   readonly equity: EquityPoint[] = [];
   readonly positions: PositionPoint[] = [];
@@ -230,9 +234,17 @@ class Recorder {
   orders = 0;
   cancels = 0;
   private position = new Decimal(0);
-  /** orders.csv's lines in placement order: a finished order's line, a blank while the order works. */
-  private readonly lines: string[] = [];
-  /** Working orders and the latest finished ones by clientOrderId, as their latest report shows them, with their place in `lines`. */
+  /** fills.csv's lines, in fill order. */
+  private readonly fills = new LineSpool();
+  /** orders.csv's lines before `lines`: orders no report can change any more. */
+  private readonly done = new LineSpool();
+  /** orders.csv's next lines in placement order, from `done.length` on: a finished order's line, a blank while the order works. */
+  private lines: string[] = [];
+  /** Whether each of `lines` is final: its order finished and left `rows`. */
+  private sealed: boolean[] = [];
+  /** How many of `lines` from the first are sealed. */
+  private front = 0;
+  /** Working orders and the latest finished ones by clientOrderId, as their latest report shows them, with their place in orders.csv. */
   private readonly rows = new Map<string, { readonly seq: number; readonly row: OrderRow }>();
   /** The ids of finished orders in `rows`, oldest first from `head`. */
   private readonly finished: string[] = [];
@@ -245,22 +257,59 @@ class Recorder {
       time: prev?.row.time ?? r.time, clientOrderId: r.clientOrderId, orderId: r.orderId, side: r.side, type: r.type,
       timeInForce: (req.account === 'spot' ? req.timeInForce : req.timeInForce) ?? 'GTC', price: r.price, qty: r.origQty, status: r.status, executedQty: r.executedQty, updateTime: r.time,
     };
-    const seq = prev?.seq ?? this.lines.push('') - 1;
+    let seq = prev?.seq;
+    if (seq === undefined) {
+      seq = this.done.length + this.lines.length;
+      this.lines.push('');
+      this.sealed.push(false);
+    }
     this.rows.set(r.clientOrderId, { seq, row });
     if (!finished(row.status)) return;
-    this.lines[seq] = orderLine(row);
+    this.lines[seq - this.done.length] = orderLine(row);
     if (prev !== undefined && finished(prev.row.status)) return;
     this.finished.push(r.clientOrderId);
-    if (this.finished.length - this.head > FINISHED_KEPT) this.rows.delete(this.finished[this.head++]!);
+    if (this.finished.length - this.head > FINISHED_KEPT) this.seal(this.finished[this.head++]!);
     if (this.head > FINISHED_KEPT) {
       this.finished.splice(0, this.head);
       this.head = 0;
     }
   }
 
+  /** An order the gateway has forgotten gets no more reports: its line is final, and the final lines in front are spooled. */
+  private seal(id: string): void {
+    const e = this.rows.get(id)!;
+    this.rows.delete(id);
+    this.sealed[e.seq - this.done.length] = true;
+    while (this.front < this.sealed.length && this.sealed[this.front]) this.front++;
+    if (this.front < FINISHED_KEPT) return;
+    this.done.pushAll(this.lines.slice(0, this.front));
+    this.lines = this.lines.slice(this.front);
+    this.sealed = this.sealed.slice(this.front);
+    this.front = 0;
+  }
+
+  /** Returns fills.csv's lines (once, at the end). */
+  fillLines(): string[] {
+    return this.fills.drain();
+  }
+
+  /** Returns orders.csv's lines (once, at the end), the orders still working as their latest report shows them. */
+  orderLines(): string[] {
+    for (const { seq, row } of this.rows.values()) if (!finished(row.status)) this.lines[seq - this.done.length] = orderLine(row);
+    const out = this.done.drain();
+    for (const l of this.lines) out.push(l);
+    return out;
+  }
+
+  /** Removes the spooled lines of a run that failed. */
+  discard(): void {
+    this.fills.discard();
+    this.done.discard();
+  }
+
   /** Records a fill of `m` (the results follow the first traded symbol's position). */
   fill(f: GatewayFill, m: RunMarket): void {
-    this.fillLines.push(fillLine({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker }));
+    this.fills.push(fillLine({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker }));
     const v = m.value(f);
     this.fillTotals.add({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
     // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
@@ -276,11 +325,6 @@ class Recorder {
     this.positions.push({ time, position: this.position.toFixed() });
   }
 
-  /** Returns orders.csv's lines, the orders still working as their latest report shows them. */
-  orderLines(): string[] {
-    for (const { seq, row } of this.rows.values()) if (!finished(row.status)) this.lines[seq] = orderLine(row);
-    return this.lines;
-  }
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */

@@ -21,6 +21,11 @@ export class LineSpool {
     return this.count;
   }
 
+  /** The temporary file, once lines were spilled to it. */
+  get file(): string | undefined {
+    return this.dir === undefined ? undefined : join(this.dir, 'lines');
+  }
+
   push(line: string): void {
     this.held.push(line);
     this.count++;

@@ -110,7 +110,8 @@ export class StrategyBooks {
   /**
    * Returns a strategy's book of one symbol (flat and zero when it has no fills there). Read on every
    * quote: what only fills change is kept per fold, and the view is made again only when a fill or the
-   * reference price moved (it is frozen, as every reader gets the same one until then).
+   * reference price moved (it is frozen, as every reader gets the same one until then); its unrealized
+   * PnL, at the price it was made at, is figured on first read.
    */
   symbol(strategyId: string, symbol: string): SymbolBook {
     const inst = this.instruments.get(symbol);
@@ -124,7 +125,7 @@ export class StrategyBooks {
     const ref = this.refPrice(inst);
     if (v.view === undefined || v.ref !== ref) {
       v.ref = ref;
-      v.view = Object.freeze({ ...v.base, unrealized: unrealizedOf(v, inst, ref) });
+      v.view = viewAt(v, inst, ref);
     }
     return v.view;
   }
@@ -210,6 +211,18 @@ export class StrategyBooks {
     }
     return undefined;
   }
+}
+
+/** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */
+function viewAt(v: HeldView, inst: Instrument, ref: string | undefined): SymbolBook {
+  let unrealized: string | undefined | null = null;
+  return Object.freeze({
+    ...v.base,
+    get unrealized(): string | undefined {
+      if (unrealized === null) unrealized = unrealizedOf(v, inst, ref);
+      return unrealized;
+    },
+  });
 }
 
 /** Returns the unrealized PnL of what is held at `ref`, rounded (0 when nothing is held; undefined without a price). */

@@ -11,7 +11,8 @@ import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
 import { ClientOrderIds } from '../core/ids.ts';
-import { silentLogger, type Logger } from '../core/logger.ts';
+import { createLogger, silentLogger, type Logger } from '../core/logger.ts';
+import type { DestinationStream } from 'pino';
 import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type OrderReport, type OrderRequest } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
@@ -26,6 +27,8 @@ import { catalogHistory } from '../backtest/run/history.ts';
 import { withOwnOrders } from '../backtest/run/own-overlay.ts';
 import type { LatencyModel } from '../backtest/exchange/latency.ts';
 import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
+import { TradeKlines } from '../backtest/run/trade-klines.ts';
+import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
@@ -44,6 +47,8 @@ export interface BacktestOptions {
   /** The config file's path (its name names the run; its bytes are hashed). */
   readonly configPath?: string;
   readonly log?: Logger;
+  /** Where the run's log lines go (at the config's log.level, stamped with simulated time), when no `log` is given; default: nowhere. */
+  readonly logTo?: DestinationStream;
   /** Called once the range is known, before the first event (ms). */
   readonly onStart?: (range: { from: number; to: number }) => void;
   /** Called after each market event reached the bus: how many, and the simulated time. */
@@ -69,6 +74,23 @@ export interface BacktestRun {
   readonly range: { readonly from: number; readonly to: number };
   /** How orders filled: on the recorded L2 book, or along each bar's path. */
   readonly mode: BacktestMode;
+  /** Strategies that threw and were stopped, in the order they failed. */
+  readonly failed: readonly StrategyFailure[];
+}
+
+/** How a strategy's failure is told: which, when in simulated time, the error and where it was thrown. */
+export function failureText(f: StrategyFailure): string {
+  return `strategy ${f.id} threw at ${new Date(f.time).toISOString()} (simulated) and was stopped: ${f.error}${f.at === undefined ? '' : `\n  ${f.at}`}`;
+}
+
+/** A strategy that threw during a backtest: stopped there, its orders cancelled, the others went on. */
+export interface StrategyFailure {
+  readonly id: string;
+  readonly error: string;
+  /** Simulated time of the throw, epoch ms. */
+  readonly time: number;
+  /** The stack's first frame, where it has one. */
+  readonly at?: string;
 }
 
 /**
@@ -91,7 +113,6 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   limitHeapGrowth();
   const { config: cfg, baseDir } = loaded;
   const bt = cfg.backtest;
-  const log = o.log ?? silentLogger();
   const catalogDir = o.data !== undefined ? resolve(o.data) : resolve(baseDir, bt.data);
   const index = readCatalog(catalogDir);
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
@@ -103,6 +124,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const clock = new VirtualClock(range.from);
+  const log = o.log ?? (o.logTo === undefined ? silentLogger() : createLogger({ level: cfg.log.level, destination: o.logTo, time: () => clock.now() }));
   // Not frozen (the dispatcher's rule for backtests): freezing each published book costs more than the strategy does.
   const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
@@ -143,6 +165,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
   });
   const history = catalogHistory(catalogDir, clock, replayed);
+  const failed: StrategyFailure[] = [];
   const host = new StrategyHost({
     bus, clock: o.strategyClock?.(clock) ?? clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
@@ -151,9 +174,14 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     orders: feedSource(exec),
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
+    onFailed: (id, error, thrown) => {
+      const at = thrown instanceof Error ? thrown.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim() : undefined;
+      failed.push({ id, error, time: clock.now(), ...(at === undefined ? {} : { at }) });
+    },
   });
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
+  if (mode === 'l2') klinesFromTrades(bus, host, markets, index, range);
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
@@ -228,7 +256,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   }, rec.orderLines(), rec.fillLines());
-  return { results, replay: stats, events, range, mode };
+  return { results, replay: stats, events, range, mode, failed };
 }
 
 /**
@@ -342,6 +370,25 @@ class Recorder {
     this.positions.push({ time, position: this.position.toFixed() });
   }
 
+}
+
+/** Makes klines from the replayed trades of each traded symbol whose range in the catalog holds none, at the intervals its strategies asked for (the venue builds its kline stream from trades). */
+function klinesFromTrades(bus: EventBus, host: StrategyHost, markets: readonly RunMarket[], index: ReturnType<typeof readCatalog>, range: { from: number; to: number }): void {
+  const recorded = (symbol: string): boolean => index.files.some((f) => f.table === 'klines' && f.symbol === symbol
+    && Number(BigInt(f.firstNs) / 1_000_000n) < range.to && Number(BigInt(f.lastNs) / 1_000_000n) >= range.from);
+  const wanted = new Map<string, { inst: RunMarket['inst']; intervals: KlineInterval[] }>();
+  for (const s of host.streams()) {
+    for (const symbol of s.symbols) {
+      const m = markets.find((x) => x.inst.symbol === symbol);
+      if (m === undefined || s.streams.klines.length === 0 || recorded(symbol)) continue;
+      const w = wanted.get(symbol) ?? { inst: m.inst, intervals: [] };
+      w.intervals = [...new Set([...w.intervals, ...s.streams.klines])];
+      wanted.set(symbol, w);
+    }
+  }
+  if (wanted.size === 0) return;
+  const klines = new TradeKlines(wanted, (ev) => bus.publish(ev));
+  bus.subscribe('trade', (ev) => klines.onTrade(ev), { label: 'trade-klines' });
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */

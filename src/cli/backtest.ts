@@ -1,12 +1,13 @@
 /** `bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR]`: runs a run config's strategies on recorded data and writes its results. */
+import { join } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { parseTime } from '../app/config.ts';
-import { runBacktest, type BacktestRun } from '../app/backtest.ts';
+import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
+import { argsAndConfig, configAndOptions, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
+import { RunLog } from '../app/run-log.ts';
 import { sweepCommand } from './sweep.ts';
 
 const USAGE = 'Usage: npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR] [--sweep PATH=VALUES]... [--workers N] [--rank METRIC]\n';
@@ -17,7 +18,8 @@ Backtests the strategies of CONFIG (the file \`bhtrade run\` takes; its \`backte
 data, balances, fees, latency, queue model and seed: docs/config.md) on a Parquet catalog of recorded
 market data: the same strategies, risk gate, executor and portfolio as a live run, on simulated time,
 trading against the recorded book with queue position and latency (docs/backtest.md).
-Writes summary.json, orders.csv, fills.csv, equity.csv and report.html, and prints the summary.
+Writes summary.json, orders.csv, fills.csv, equity.csv, report.html and log.jsonl (what the strategies
+and the bot logged, at log.level, stamped with simulated time), and prints the summary.
 Progress goes to stderr: a live line on a terminal, plain lines otherwise.
 
 Options:
@@ -34,7 +36,8 @@ Options:
   --rank METRIC   the sweep's ranking metric (default netPnl; sharpe, return, maxDrawdown, ...)
   -h, --help      show this help
 
-Exit codes: 0 done, 1 when the run (or a sweep's combination) failed, 2 for bad usage or a bad config
+Exit codes: 0 done, 1 when the run (or a sweep's combination) failed or a strategy threw (unless the
+config says onStrategyFailure: continue), 2 for bad usage or a bad config
 (the message names the key).
 `;
 
@@ -53,24 +56,17 @@ const OPTIONS = ['--data', '--from', '--to', '--out', '--sweep', '--workers', '-
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseBacktestArgs(argv: readonly string[]): BacktestArgs {
-  let config: string | undefined;
+  const { config, values } = configAndOptions(argv, OPTIONS);
+  const last = (name: (typeof OPTIONS)[number]): string | undefined => values.get(name)?.at(-1);
   const opts: Record<string, string> = {};
-  const sweep: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = OPTIONS.find((o) => a === o || a.startsWith(`${o}=`));
-    if (name !== undefined) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (v === undefined || v === '') throw new Error(`${name} needs a value`);
-      if ((name === '--from' || name === '--to') && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
-      if (name === '--sweep') sweep.push(v);
-      else opts[name.slice(2)] = v;
-    } else {
-      config = configArgument(a, config);
-    }
+  for (const name of OPTIONS) {
+    const v = last(name);
+    if (v === undefined || name === '--sweep') continue;
+    opts[name.slice(2)] = name === '--from' || name === '--to' ? timeOption(name, v) : v;
   }
+  const sweep = values.get('--sweep') ?? [];
   if (sweep.length === 0 && (opts['workers'] !== undefined || opts['rank'] !== undefined)) throw new Error('--workers and --rank go with --sweep');
-  return { config: requireConfig(config), ...(sweep.length > 0 ? { sweep } : {}), ...opts };
+  return { config, ...(sweep.length > 0 ? { sweep } : {}), ...opts };
 }
 
 /** Runs the backtest; returns the exit code. */
@@ -79,12 +75,14 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   if (start === 2) return 2;
   const { args, loaded } = start;
   if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep });
-  const startedAt = new Date();
+  const dir = args.out ?? defaultResultsDir(args.config, new Date());
   const progress = new Progress(stderr);
+  const log = new RunLog(join(dir, 'log.jsonl'));
   let run: BacktestRun;
   try {
     run = await runBacktest(loaded, {
       configPath: args.config,
+      logTo: log,
       ...(args.data === undefined ? {} : { data: args.data }),
       ...(args.from === undefined ? {} : { from: args.from }),
       ...(args.to === undefined ? {} : { to: args.to }),
@@ -93,12 +91,13 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
     });
   } catch (e) {
     progress.end();
+    log.close();
     const config = e instanceof BhError && e.retry === 'config';
     stderr.write(`bhtrade backtest: ${config ? `${args.config}: ` : ''}${(e as Error).message}\n`);
     return config ? 2 : 1;
   }
   progress.end();
-  const dir = args.out ?? defaultResultsDir(args.config, startedAt);
+  log.close();
   const written = writeResults(dir, run.results);
   const r = run.results;
   const lines = [
@@ -106,10 +105,13 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
     ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
     ...shortRunNote(run.range.to - run.range.from),
     `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
+    log.describe(),
   ];
   stdout.write(`${lines.join('\n')}\n`);
-  return 0;
+  for (const f of run.failed) stderr.write(`bhtrade backtest: ${failureText(f)}\n`);
+  return run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue' ? 1 : 0;
 }
+
 
 /** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */
 function shortRunNote(ms: number): string[] {

@@ -1,9 +1,8 @@
 /** `bhtrade lookahead CONFIG [--points N]`: re-runs a config's backtest with the data cut just after N of its decision points and reports any emission that changes (lookahead). */
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { parseTime } from '../app/config.ts';
 import { DEFAULT_POINTS, runLookahead, type LookaheadFinding, type LookaheadReport } from '../app/lookahead/run.ts';
-import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
+import { argsAndConfig, configAndOptions, timeOption } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade lookahead CONFIG [--points N] [--data CATALOG] [--from T] [--to T]\n';
 
@@ -35,26 +34,20 @@ interface LookaheadArgs {
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseLookaheadArgs(argv: readonly string[]): LookaheadArgs {
-  let config: string | undefined;
+  const { config, values } = configAndOptions(argv, ['--points', '--data', '--from', '--to'] as const);
   const opts: { points?: number; data?: string; from?: string; to?: string } = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = (['--points', '--data', '--from', '--to'] as const).find((o) => a === o || a.startsWith(`${o}=`));
-    if (name === undefined) {
-      config = configArgument(a, config);
-      continue;
-    }
-    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-    if (v === undefined || v === '') throw new Error(`${name} needs a value`);
-    if (name === '--points') {
-      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new Error(`--points must be a whole number from 1 to 1000, got ${JSON.stringify(v)}`);
-      opts.points = Number(v);
-    } else {
-      if (name !== '--data' && parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);
-      opts[name.slice(2) as 'data' | 'from' | 'to'] = v;
-    }
+  const points = values.get('--points')?.at(-1);
+  if (points !== undefined) {
+    if (!/^\d+$/.test(points) || Number(points) < 1 || Number(points) > 1000) throw new Error(`--points must be a whole number from 1 to 1000, got ${JSON.stringify(points)}`);
+    opts.points = Number(points);
   }
-  return { config: requireConfig(config), ...opts };
+  const data = values.get('--data')?.at(-1);
+  if (data !== undefined) opts.data = data;
+  for (const name of ['--from', '--to'] as const) {
+    const v = values.get(name)?.at(-1);
+    if (v !== undefined) opts[name === '--from' ? 'from' : 'to'] = timeOption(name, v);
+  }
+  return { config, ...opts };
 }
 
 /** Runs the check; returns the exit code. */

@@ -6,7 +6,7 @@ import { createLogger } from '../core/logger.ts';
 import { parseDuration } from '../app/config.ts';
 import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
-import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
+import { argsAndConfig, configAndOptions } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--depth-push 50ms] [--out DIR] [--recording DIR]\n';
 
@@ -48,35 +48,24 @@ interface ParityArgs {
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseParityArgs(argv: readonly string[]): ParityArgs {
-  let config: string | undefined;
+  const { config, values } = configAndOptions(argv, ['--duration', '--out', '--recording', '--depth-push'] as const);
   let durationMs = 600_000;
-  let out: string | undefined;
-  let recording: string | undefined;
   let depthPushMs = DEFAULT_DEPTH_PUSH_MS;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = (['--duration', '--out', '--recording', '--depth-push'] as const).find((o) => a === o || a.startsWith(`${o}=`));
-    if (name !== undefined) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (v === undefined || v === '') throw new Error(`${name} needs a value`);
-      if (name === '--duration') {
-        const ms = parseDuration(v);
-        if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(v)}`);
-        durationMs = ms;
-      } else if (name === '--depth-push') {
-        const ms = parseDuration(v);
-        if (ms === undefined || ms < 10) throw new Error(`--depth-push must be a duration of at least 10ms such as 50ms, got ${JSON.stringify(v)}`);
-        depthPushMs = ms;
-      } else if (name === '--out') {
-        out = v;
-      } else {
-        recording = v;
-      }
-    } else {
-      config = configArgument(a, config);
-    }
+  const duration = values.get('--duration')?.at(-1);
+  if (duration !== undefined) {
+    const ms = parseDuration(duration);
+    if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(duration)}`);
+    durationMs = ms;
   }
-  return { config: requireConfig(config), durationMs, depthPushMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
+  const push = values.get('--depth-push')?.at(-1);
+  if (push !== undefined) {
+    const ms = parseDuration(push);
+    if (ms === undefined || ms < 10) throw new Error(`--depth-push must be a duration of at least 10ms such as 50ms, got ${JSON.stringify(push)}`);
+    depthPushMs = ms;
+  }
+  const out = values.get('--out')?.at(-1);
+  const recording = values.get('--recording')?.at(-1);
+  return { config, durationMs, depthPushMs, ...(out === undefined ? {} : { out }), ...(recording === undefined ? {} : { recording }) };
 }
 
 /** Runs the parity check; returns the exit code. */

@@ -3,7 +3,7 @@ import { stderr } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { parseDuration } from '../app/config.ts';
 import { startApp } from '../app/run.ts';
-import { argsAndConfig, configArgument, requireConfig } from './load-config.ts';
+import { argsAndConfig, configAndOptions } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
 
@@ -28,21 +28,12 @@ interface RunArgs {
 
 /** Returns the parsed arguments; throws a message naming the bad one. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
-  let config: string | undefined;
-  let durationMs: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--duration' || a.startsWith('--duration=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      const ms = v === undefined ? undefined : parseDuration(v);
-      if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
-      durationMs = ms;
-    } else {
-      config = configArgument(a, config);
-    }
-  }
-  const file = requireConfig(config);
-  return durationMs === undefined ? { config: file } : { config: file, durationMs };
+  const { config, values } = configAndOptions(argv, ['--duration'] as const);
+  const v = values.get('--duration')?.at(-1);
+  if (v === undefined) return { config };
+  const ms = parseDuration(v);
+  if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${JSON.stringify(v)}`);
+  return { config, durationMs: ms };
 }
 
 /** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running or a strategy that failed. */

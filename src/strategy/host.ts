@@ -47,7 +47,7 @@ export interface StrategyHostOptions {
   /** The executor's order feed: each strategy's onOrder, onFill and ctx.orders.get read it (none: no order events). */
   readonly orders?: OrderSource;
   /** Told when a strategy fails (after it was stopped and its orders cancelled). */
-  readonly onFailed?: (id: string, error: string) => void;
+  readonly onFailed?: (id: string, error: string, thrown: unknown) => void;
   /** The venue's fee rates of a symbol (ctx.fees). */
   readonly fees?: (symbol: string) => FeeRates | undefined;
   /** Where `ctx.history` reads (the app's REST client); without it, history calls reject. */
@@ -314,7 +314,7 @@ export class StrategyHost {
     } catch (e) {
       inst.log.error({ err: e }, 'strategy stop handler threw');
     }
-    this.o.onFailed?.(inst.spec.id, inst.error);
+    this.o.onFailed?.(inst.spec.id, inst.error, err);
   }
 
   private detach(inst: Instance): void {

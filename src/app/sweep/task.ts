@@ -1,10 +1,11 @@
 /** One combination of a sweep: the config with its values set, backtested and written to its own results folder. The same code runs in a worker thread and in-process. */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { readYamlFile } from '../../core/config.ts';
 import { sha256, stableJson } from '../../backtest/report/hash.ts';
 import { writeResults, type Metrics } from '../../backtest/index.ts';
-import { runBacktest } from '../backtest.ts';
+import { failureText, runBacktest } from '../backtest.ts';
+import { RunLog } from '../run-log.ts';
 import { parseRunConfig, type LoadedConfig } from '../config.ts';
 import { withValues } from './apply.ts';
 import type { Combination } from './spec.ts';
@@ -33,9 +34,12 @@ export function loadCombination(configPath: string, combo: Combination, env: Nod
 
 /** Runs one combination; never throws: a failure is its outcome. */
 export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
+  const log = new RunLog(join(t.dir, 'log.jsonl'));
   try {
-    const run = await runBacktest(loadCombination(t.configPath, t.combo), {
+    const loaded = loadCombination(t.configPath, t.combo);
+    const run = await runBacktest(loaded, {
       configPath: t.configPath,
+      logTo: log,
       ...(t.data === undefined ? {} : { data: t.data }),
       ...(t.from === undefined ? {} : { from: t.from }),
       ...(t.to === undefined ? {} : { to: t.to }),
@@ -44,9 +48,12 @@ export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
     const results = { ...run.results, configHash: sha256(run.results.configHash, stableJson(t.combo)) };
     const written = writeResults(t.dir, results);
     const summary = JSON.parse(readFileSync(written['summary.json'], 'utf8')) as { resultHash: string };
+    if (run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue') return { index: t.index, ok: false, error: run.failed.map(failureText).join('; ') };
     return { index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency };
   } catch (e) {
     return { index: t.index, ok: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    log.close();
   }
 }
 

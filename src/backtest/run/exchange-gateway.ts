@@ -134,7 +134,8 @@ export class ExchangeGateway implements Gateway {
       maker: r.isMaker, createdTs: t.createdTs, closeOrder: contract ? req.side === 'BUY_CLOSE' || req.side === 'SELL_CLOSE' : undefined,
       leverage: contract ? req.leverage : undefined,
     }));
-    this.accountEvents(m, r.exchTime);
+    // The balances are read now, when the report reaches the bot: they already hold what the exchange did since the report was made (a later fill still on its way), so they carry now's time, or that fill would count twice.
+    this.accountEvents(m, now);
     const w = this.placing.get(r.clientOrderId);
     if (w) {
       this.placing.delete(r.clientOrderId);

@@ -59,7 +59,10 @@ export function planSpotOrder(core: EngineCore, accountId: string, p: SpotOrderP
     if (ticks === BAD_PRECISION) throw reject(-1148, [], { quantity: p.quantity, tickSize: inst.tick.text });
     if (ticks < 0) throw invalidParam('quantity', 'must be a decimal number');
     const scale = Math.max(scaleOf(p.quantity, 'quantity'), inst.qunit.scale);
-    budget = Number(parseScaled(p.quantity, scale, 'quantity') / parseScaled(inst.qunit.text, scale, 'unit'));
+    const units = parseScaled(p.quantity, scale, 'quantity') / parseScaled(inst.qunit.text, scale, 'unit');
+    // Matching counts the budget in safe integers of qunits: a larger amount than any book could fill is refused, not rounded.
+    if (units > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidParam('quantity', 'is larger than the venue accepts');
+    budget = Number(units);
     if (budget < inst.minNotional) throw reject(-1140, [], { amount: p.quantity, minNotional: inst.model.minNotional });
     lockAmount = toAmount(p.quantity, 'quantity');
   } else {

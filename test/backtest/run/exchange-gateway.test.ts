@@ -55,6 +55,26 @@ describe('the backtest gateway', () => {
     expect(await settled(gw.tradesSince('spot', '1'))).toEqual([]);
   });
 
+  it('stamps each balance event with the time of the account it shows: a fill made before the event is delivered is in it, and is not later than it', async () => {
+    const { clock, gw, events, settled } = setup();
+    // t2 fills at the exchange 5 ms after t1, before t1's report (and its balances) reach the bot.
+    const a = gw.place(buy('t1', '60000.00'));
+    await clock.advance(5);
+    const b = gw.place(buy('t2', '60000.00'));
+    await settled(Promise.all([a, b]));
+    await clock.advance(50);
+    const filled = events.filter((e) => e.kind === 'order' && e.status === 'FILLED');
+    expect(filled).toHaveLength(2);
+    const usdt = events.filter((e) => e.kind === 'balance' && e.asset === 'USDT');
+    expect(usdt.length).toBeGreaterThan(0);
+    for (const ev of usdt) {
+      if (ev.kind !== 'balance') continue;
+      // The fills a balance event holds are those stamped no later than it (the bot adds the later ones to it): 60 USDT each, the fee in BTC.
+      const held = filled.filter((f) => f.ts <= ev.ts).length;
+      expect(ev.free, `balance at ${ev.ts}`).toBe(String(10_000_000 - 60 * held));
+    }
+  });
+
   it('refuses as the venue does: a price off the tick before sending, an unknown order\'s cancel, a cancel of a filled order', async () => {
     const { gw, settled } = setup();
     await expect(gw.place(buy('b1', '60000.001'))).rejects.toMatchObject({ venueCode: -1134 });

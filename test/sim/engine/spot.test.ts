@@ -62,6 +62,14 @@ describe('spot orders', () => {
     expect(bal(venue, bob, 'BTC')).toBe(`${100_000_000 - 70_000 - 40_080}/0`);
   });
 
+  it('a MARKET BUY of a quote amount beyond exact integer matching is refused, and changes nothing', () => {
+    const { venue, bob } = makeVenue();
+    const before = venue.snapshot();
+    const e = codeOf(() => venue.newSpotOrder(bob, { symbol: 'ETHBTC', side: 'BUY', type: 'MARKET', quantity: '100000000' }));
+    expect([e.code, e.msg]).toEqual([-1130, expect.stringMatching(/quantity/)]);
+    expect(venue.snapshot()).toBe(before);
+  });
+
   it('a MARKET SELL takes the bids down and cancels what is left when the book runs dry', () => {
     const { venue, alice, bob } = makeVenue();
     venue.newSpotOrder(alice, buy('1', '0.03'));

@@ -20,7 +20,7 @@ import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
-import { computeMetrics, fillLine, FillTotals, LineSpool, orderLine, queueModel, resultsFromLines, type BacktestResults, type EquityPoint, type OrderRow, type PositionPoint, type PricePoint } from '../backtest/index.ts';
+import { computeMetrics, fillLine, FillTotals, LineSpool, orderLine, PointSpool, queueModel, resultsFromLines, type BacktestResults, type OrderRow } from '../backtest/index.ts';
 import { ExchangeGateway, type GatewayFill } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
@@ -191,8 +191,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const sample = (): void => {
     const mark = main.markTicks();
     if (mark === undefined) return;
-    rec.equity.push({ time: clock.now(), equity: fmtAmount(main.equity(mark)) });
-    rec.prices.push({ time: clock.now(), price: main.inst.priceText(mark) });
+    rec.equity.push(clock.now(), fmtAmount(main.equity(mark)));
+    rec.prices.push(clock.now(), main.inst.priceText(mark));
   };
   late.sample = sample;
   // Bar mode samples at each bar's close; L2 every equityEvery.
@@ -239,6 +239,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
   }
 
+  const equity = rec.equity.drain().map((p) => ({ time: p.time, equity: p.text }));
+  const positions = rec.positions.drain().map((p) => ({ time: p.time, position: p.text }));
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
   const results: BacktestResults = resultsFromLines({
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
@@ -248,11 +250,11 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     configHash: createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex'),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
-    equity: rec.equity,
-    positions: rec.positions,
-    prices: rec.prices,
+    equity,
+    positions,
+    prices: rec.prices.drain().map((p) => ({ time: p.time, price: p.text })),
     metrics: computeMetrics({
-      equity: rec.equity, fills: rec.fillTotals, trades: main.trips.stats(), positions: rec.positions,
+      equity, fills: rec.fillTotals, trades: main.trips.stats(), positions,
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   }, rec.orderLines(), rec.fillLines());
@@ -270,12 +272,13 @@ function finished(status: string): boolean {
   return status === 'FILLED' || status === 'CANCELED' || status === 'REJECTED';
 }
 
-/** Collects what the results hold as the gateway reports it; orders and fills as their CSV lines, spooled to a file beyond the last few thousand. */
+/** Collects what the results hold as the gateway reports it: orders and fills as their CSV lines, and the equity, price and position points, each spooled to a file beyond the last few thousand. */
 class Recorder {
   readonly fillTotals = new FillTotals();
-  readonly equity: EquityPoint[] = [];
-  readonly positions: PositionPoint[] = [];
-  readonly prices: PricePoint[] = [];
+  /** Equity and the price it was marked at, per sample; the net position after each change. */
+  readonly equity = new PointSpool();
+  readonly prices = new PointSpool();
+  readonly positions = new PointSpool();
   orders = 0;
   cancels = 0;
   private position = new Decimal(0);
@@ -348,8 +351,7 @@ class Recorder {
 
   /** Removes the spooled lines of a run that failed. */
   discard(): void {
-    this.fills.discard();
-    this.done.discard();
+    for (const s of [this.fills, this.done, this.equity, this.prices, this.positions]) s.discard();
   }
 
   /** Records a fill of `m` (the results follow the first traded symbol's position). */
@@ -360,14 +362,14 @@ class Recorder {
     // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
     const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? new Decimal(f.qty).minus(f.fee) : new Decimal(f.qty);
     this.position = f.side.startsWith('BUY') ? this.position.plus(got) : this.position.minus(got);
-    this.positions.push({ time: f.time, position: this.position.toFixed() });
+    this.positions.push(f.time, this.position.toFixed());
   }
 
   /** Records the net position a change no fill carries left (a liquidation). */
   positionAt(time: number, net: string | undefined): void {
     if (net === undefined || this.position.eq(net)) return;
     this.position = new Decimal(net);
-    this.positions.push({ time, position: this.position.toFixed() });
+    this.positions.push(time, this.position.toFixed());
   }
 
 }

@@ -14,7 +14,7 @@ export { RoundTrips, tradeStats, type TradeStats } from './trades.ts';
 export { computeMetrics, dailyReturns, FillTotals, maxDrawdown, sharpe, sortino, type EquityPoint, type Metrics, type MetricsFill, type MetricsInput, type PositionPoint } from './metrics.ts';
 export type { BacktestResults, FillRow, OrderRow, PricePoint } from './report/results.ts';
 export { fillLine, orderLine, resultsFromLines } from './report/rows.ts';
-export { LineSpool } from './report/spool.ts';
+export { LineSpool, PointSpool } from './report/spool.ts';
 export { resultFiles, SUMMARY_VERSION, type ResultFiles } from './report/files.ts';
 export { reportHtml } from './report/html.ts';
 export { defaultResultsDir, writeResults, type ResultFileName } from './report/write.ts';

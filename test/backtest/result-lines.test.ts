@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { csvFields, toCsv } from '../../src/backtest/report/csv.ts';
 import { resultFiles } from '../../src/backtest/report/files.ts';
 import { FILL_COLUMNS, fillLine, ORDER_COLUMNS, orderLine, resultsFromLines } from '../../src/backtest/report/rows.ts';
-import { LineSpool } from '../../src/backtest/report/spool.ts';
+import { LineSpool, PointSpool } from '../../src/backtest/report/spool.ts';
 import type { FillRow, OrderRow } from '../../src/backtest/report/results.ts';
 import { barRun } from './bar-run.ts';
 
@@ -55,5 +55,17 @@ describe('result lines', () => {
     s.discard();
     expect(existsSync(file)).toBe(false);
     expect(s.drain()).toEqual([]);
+  });
+
+  it('gives a series\' points back exactly, across the file and the chunk held', () => {
+    const s = new PointSpool();
+    const n = 5_000;
+    for (let i = 0; i < n; i++) s.push(1_723_147_200_000 + i, i % 2 === 0 ? `-0.00${i}` : `${i}.5`);
+    expect(s.length).toBe(n);
+    const points = s.drain();
+    expect(points).toHaveLength(n);
+    expect(points[0]).toEqual({ time: 1_723_147_200_000, text: '-0.000' });
+    expect(points[4_097]).toEqual({ time: 1_723_147_204_097, text: '4097.5' });
+    expect(points[n - 1]).toEqual({ time: 1_723_147_200_000 + n - 1, text: `${n - 1}.5` });
   });
 });

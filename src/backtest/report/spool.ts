@@ -1,6 +1,7 @@
 /**
- * Lines a run appends and reads back once at its end (orders.csv's and fills.csv's), kept in a
- * temporary file beyond the last few thousand so that what a run holds does not grow with its length.
+ * Lines a run appends and reads back once at its end (orders.csv's and fills.csv's, its equity, price
+ * and position points), kept in a temporary file beyond the last few thousand so that what a run
+ * holds does not grow with its length.
  */
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,5 +68,37 @@ export class LineSpool {
     }
     writeSync(this.fd, `${this.held.join('\n')}\n`);
     this.held = [];
+  }
+}
+
+/** A time and a decimal text. */
+export interface TimedText {
+  readonly time: number;
+  readonly text: string;
+}
+
+/** Points of a series (a time and a decimal text each) in the order appended, spooled as LineSpool's lines. */
+export class PointSpool {
+  private readonly lines = new LineSpool();
+
+  /** How many points were appended. */
+  get length(): number {
+    return this.lines.length;
+  }
+
+  push(time: number, text: string): void {
+    this.lines.push(`${time},${text}`);
+  }
+
+  /** Returns every point in order and removes the temporary file. */
+  drain(): TimedText[] {
+    return this.lines.drain().map((l) => {
+      const comma = l.indexOf(',');
+      return { time: Number(l.slice(0, comma)), text: l.slice(comma + 1) };
+    });
+  }
+
+  discard(): void {
+    this.lines.discard();
   }
 }

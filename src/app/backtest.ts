@@ -96,8 +96,8 @@ export interface StrategyFailure {
 /**
  * How much V8 lets its old generation grow past what a full collection left alive, in percent. V8
  * picks up to 300 % on its own when collections are quick, and a backtest holds little beside the
- * garbage it makes per event: a 10 M-event run holding about 45 MB then peaked near 380 MB RSS. At
- * 200 % it peaks near 340 MB for about the same CPU (100 %: near 280 MB, but 15-20 % more CPU in
+ * garbage it makes per event: a 10 M-event run holding about 50 MB then peaked near 380 MB RSS. At
+ * 200 % it peaks near 330 MB for about the same CPU (100 %: near 280 MB, but about 15 % more CPU in
  * collections); docs/backtest.md. V8 reads it at each collection; it changes no result.
  */
 export const BACKTEST_HEAP_GROWING_PERCENT = 200;

@@ -114,7 +114,10 @@ export function dailyReturns(equity: readonly EquityPoint[]): number[] {
   let close = prev;
   for (let d = first; d <= last; d++) {
     const end = (d + 1) * DAY_MS;
-    while (i < equity.length && equity[i]!.time < end) close = new Decimal(equity[i++]!.equity);
+    // Only the day's last point is its close: the others are passed over unread.
+    const from = i;
+    while (i < equity.length && equity[i]!.time < end) i++;
+    if (i > from) close = new Decimal(equity[i - 1]!.equity);
     out.push(prev.isZero() ? 0 : close.div(prev).minus(1).toNumber());
     prev = close;
   }

@@ -188,6 +188,37 @@ export class StrategyBooks {
     };
   }
 
+  /** Returns what each strategy's book holds on one side of a contract (strategies holding nothing there are left out). */
+  heldOn(symbol: string, side: PositionSide): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [id, b] of this.books) {
+      if (b.pending.length > 0) this.fold(b);
+      const qty = b.state.positions[positionKey(symbol, side)]?.qty;
+      if (qty !== undefined && new Decimal(qty).gt(0)) out.set(id, qty);
+    }
+    return out;
+  }
+
+  /**
+   * Closes `qty` of one strategy's side that the venue closed without an order of the bot's (a
+   * liquidation): the quantity leaves the book at its own average (no trading PnL), and `loss` (the
+   * share of the position's margin the account lost) is charged to its realized PnL.
+   */
+  closeOutside(strategyId: string, symbol: string, side: PositionSide, qty: string, loss: string, time: number): void {
+    const b = this.books.get(strategyId);
+    const inst = this.instruments.get(symbol);
+    if (b === undefined || inst === undefined) return;
+    if (b.pending.length > 0) this.fold(b);
+    const held = b.state.positions[positionKey(symbol, side)];
+    if (held === undefined) return;
+    const close: FillReport = {
+      account: 'contract', symbol, tradeId: `outside:${symbol}:${side}:${time}`, orderId: '', side: side === 'LONG' ? 'SELL_CLOSE' : 'BUY_CLOSE',
+      price: held.avgPrice, qty, fee: '0', feeAsset: pnlAsset(inst), maker: false, time,
+    };
+    const state = foldFills(b.state, [close], this.instruments).state;
+    b.state = { ...state, realized: { ...state.realized, [symbol]: new Decimal(state.realized[symbol] ?? '0').minus(loss).toFixed() } };
+  }
+
   /** Returns how many fills a strategy's book holds. */
   fills(strategyId: string): number {
     return this.books.get(strategyId)?.fills ?? 0;

@@ -217,6 +217,8 @@ export class StrategyBooks {
     };
     const state = foldFills(b.state, [close], this.instruments).state;
     b.state = { ...state, realized: { ...state.realized, [symbol]: new Decimal(state.realized[symbol] ?? '0').minus(loss).toFixed() } };
+    // The views were made before: they are made again at the next read.
+    b.version += 1;
   }
 
   /** Returns how many fills a strategy's book holds. */

@@ -47,4 +47,14 @@ describe('strategy book views', () => {
     prices.set('BTCUSDT', { last: '9900' });
     expect(b.symbol('mm', 'BTCUSDT').unrealized).toBe('-10');
   });
+
+  it('gives a new view once a position the venue closed leaves the book (a liquidation)', () => {
+    prices.set('BTC-PERP-BUSDT', { mark: '30000' });
+    const b = books();
+    b.apply({ ...fill('BUY', '30000', '10'), account: 'contract', symbol: 'BTC-PERP-BUSDT', side: 'BUY_OPEN', feeAsset: 'BUSDT' });
+    expect(b.symbol('mm', 'BTC-PERP-BUSDT')).toMatchObject({ net: '10', realized: '0' });
+    b.closeOutside('mm', 'BTC-PERP-BUSDT', 'LONG', '10', '3', 99);
+    expect(b.symbol('mm', 'BTC-PERP-BUSDT')).toMatchObject({ net: '0', sides: [], realized: '-3' });
+  });
 });
+

@@ -4,6 +4,7 @@
  * returns what the results writer takes.
  */
 import { createHash } from 'node:crypto';
+import { sha256 } from '../backtest/report/hash.ts';
 import { readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -61,6 +62,8 @@ export interface BacktestOptions {
   readonly strategyClock?: (clock: VirtualClock) => Clock;
   /** Returns the definition each strategy runs with (the lookahead check wraps them to see what each handler emits). */
   readonly wrapStrategy?: (definition: StrategyDefinition, id: string) => StrategyDefinition;
+  /** Mixed into the config's hash (a sweep's swept values: the file alone is the same for every combination). */
+  readonly hashWith?: string;
   /** After the last event, let time run to the end of the range (to − 1 ms) before the strategies stop, so their timers up to there fire. */
   readonly timeToEnd?: boolean;
 }
@@ -247,7 +250,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     symbol: main.inst.symbol,
     currency: main.currency,
     moneyDecimals: main.inst.contract ? decimalsOf(main.inst.contract.marginPrecision) : decimalsOf(main.inst.tick.text) + 2,
-    configHash: createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex'),
+    configHash: ((h) => (o.hashWith === undefined ? h : sha256(h, o.hashWith)))(createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex')),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
     equity,

@@ -220,7 +220,28 @@ function smallText(n: number, unit: string): string | undefined {
   if (!Number.isSafeInteger(n) || !readSmall(unit) || small.mant <= 0) return undefined;
   const v = n * small.mant;
   if (!Number.isSafeInteger(v)) return undefined;
-  const scale = small.frac;
+  return safeText(v, small.frac);
+}
+
+/** divideDecimal for short decimals whose quotient ends within 15 decimals of safe integers, or undefined to take the exact path. */
+function smallQuotient(a: string, b: string): string | undefined {
+  if (!readSmall(b) || small.mant === 0) return undefined;
+  const bm = small.mant;
+  const bf = small.frac;
+  if (!readSmall(a)) return undefined;
+  const am = small.mant;
+  const af = small.frac;
+  // a / b = am × 10^(bf + k) / bm, over 10^(af + k): the first k that divides exactly gives the quotient's digits.
+  for (let e = bf; e <= 15; e++) {
+    const num = am * POW10_NUM[e]!;
+    if (!Number.isSafeInteger(num)) return undefined;
+    if (num % bm === 0) return safeText(num / bm, af + e - bf);
+  }
+  return undefined;
+}
+
+/** Returns the decimal string of the safe integer `v` over 10^scale, without trailing zeros. */
+function safeText(v: number, scale: number): string {
   const abs = String(Math.abs(v)).padStart(scale + 1, '0');
   const int = abs.slice(0, abs.length - scale);
   let end = abs.length;
@@ -301,6 +322,12 @@ export function compareScaled(a: Scaled, b: Scaled): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** Returns true when `a` is a whole multiple of `unit` (a non-zero unit). */
+export function isMultipleScaled(a: Scaled, unit: Scaled): boolean {
+  const scale = a.scale > unit.scale ? a.scale : unit.scale;
+  return at(a, scale) % at(unit, scale) === 0n;
+}
+
 /** Returns the smaller of a and b. */
 export function minScaled(a: Scaled, b: Scaled): Scaled {
   return compareScaled(a, b) <= 0 ? a : b;
@@ -329,6 +356,8 @@ const EXACT_QUOTIENT_DECIMALS = 20;
  * decimal.js when the quotient ends within 20 more decimals (an average price usually does).
  */
 export function divideDecimal(a: string, b: string): string {
+  const fast = smallQuotient(a, b);
+  if (fast !== undefined) return fast;
   const x = scaled(a, 'a');
   const y = scaled(b, 'b');
   if (y.units === 0n) throw new RangeError('division by zero');

@@ -14,7 +14,7 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, divideDecimal } from '../core/fixed.ts';
+import { compareDecimal, Decimal, divideDecimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -30,6 +30,8 @@ import { outcomeOf, rateLimitIn, venueCodeOf } from './outcome.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { Reconciler, type ReconcileOptions } from './reconciler.ts';
 import { StrategyBooks } from './strategy-book.ts';
+import { outsideCloses } from './outside-close.ts';
+import type { ContractPosition } from './portfolio/accounting.ts';
 
 const NO_SUCH_ORDER = -2013;
 /** How long a position event the fills do not explain waits for its successor before the bot reconciles. */
@@ -163,11 +165,16 @@ export class OrderExecutor {
   /** The pending check of a position event the fills do not explain, and whether one arrived since the last check. */
   private positionCheck: TimerHandle | undefined;
   private positionDoubt = false;
+  /** The newest stream event of each contract position side while it was open: its margin is what a liquidation takes (fills do not carry it). One entry per symbol and side at most. */
+  private readonly lastOpen = new Map<string, { qty: string; margin: string; ts: number }>();
   private readonly offs: (() => void)[] = [];
   private readonly settle: SettleOptions;
   private readonly maxInFlight: number;
   private readonly log: Logger;
   private idleWaiters: (() => void)[] = [];
+  /** True while a stream report is applied; orders it settles are forgotten by afterDelivery (settled). */
+  private streaming = false;
+  private readonly settled: string[] = [];
   /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
   private readonly delivered: OrderFill[] = [];
   private stopped = false;
@@ -194,6 +201,7 @@ export class OrderExecutor {
       cancel: (report) => this.cancelReport(report),
       check: (clientOrderId) => this.enqueue({ kind: 'query', clientOrderId }),
       read: (label, weight, fn) => this.read(label, weight, fn),
+      adopted: (before) => this.closeOutside(before),
       tradeFill: (fill) => {
         const apply = this.feed.tradeFill(fill);
         this.afterDelivery();
@@ -204,10 +212,9 @@ export class OrderExecutor {
       if (ev.type !== 'order') return;
       this.feed.onOrder(ev.order);
       if (!isTerminal(ev.order.phase)) return;
-      // A settled order is never queried again: forget what settling it needed.
-      this.dropRetry(ev.order.clientOrderId);
-      this.sentAt.delete(ev.order.clientOrderId);
-      this.misses.delete(ev.order.clientOrderId);
+      // A settled order is never queried again: what settling it needed is forgotten, after the delivery of a stream report.
+      if (this.streaming) this.settled.push(ev.order.clientOrderId);
+      else this.forget(ev.order.clientOrderId);
     });
   }
 
@@ -237,6 +244,9 @@ export class OrderExecutor {
    */
   private onPositionEvent(ev: PositionUpdateEvent): void {
     this.o.portfolio.applyPosition(ev);
+    const key = `${ev.symbol}|${ev.side}`;
+    const held = this.lastOpen.get(key);
+    if (compareDecimal(ev.position, '0') > 0 && (held === undefined || ev.ts >= held.ts)) this.lastOpen.set(key, { qty: ev.position, margin: ev.margin, ts: ev.ts });
     if (!this.o.portfolio.positionsDisagree()) return;
     this.positionDoubt = true;
     this.positionCheck ??= this.o.clock.setTimeout(() => {
@@ -245,6 +255,21 @@ export class OrderExecutor {
       this.positionDoubt = false;
       void this.reconcile();
     }, POSITION_CHECK_MS);
+  }
+
+  /** After a snapshot: positions the venue closed without a fill (a liquidation) leave the books of the strategies that held them (see outside-close.ts). */
+  private closeOutside(before: readonly ContractPosition[]): void {
+    const now = this.o.clock.now();
+    const marginOf = (p: ContractPosition): string => {
+      const e = this.lastOpen.get(`${p.symbol}|${p.side}`);
+      // The event's margin, scaled to the quantity the fills made when the two differ (a late or early frame).
+      return e === undefined ? p.margin : divideDecimal(new Decimal(e.margin).mul(p.qty).toFixed(), e.qty);
+    };
+    for (const c of outsideCloses(before, this.o.portfolio.view().positions, (symbol, side) => this.books.heldOn(symbol, side), this.o.instruments, marginOf)) {
+      this.books.closeOutside(c.strategyId, c.symbol, c.side, c.qty, c.loss, now);
+      this.log.warn({ strategy: c.strategyId, symbol: c.symbol, side: c.side, qty: c.qty, marginLost: c.loss },
+        'position closed by the venue without an order (a liquidation): taken out of the strategy\'s book, its margin charged to realized PnL');
+    }
   }
 
   /** Stops listening and timers; calls in flight finish, queued commands stay unsent. */
@@ -615,14 +640,29 @@ export class OrderExecutor {
     }, this.settle.everyMs));
   }
 
+  /** Forgets what settling an order needed (retries and misses are usually empty). */
+  private forget(id: string): void {
+    this.dropRetry(id);
+    this.sentAt.delete(id);
+    if (this.misses.size > 0) this.misses.delete(id);
+  }
+
   private dropRetry(id: string): void {
+    if (this.retries.size === 0) return;
     this.retries.get(id)?.cancel();
     this.retries.delete(id);
   }
 
   /** Applies a stream report: the order moves forward, then the fill it carries is counted at once (and applied to the portfolio when it names its trade id). */
   private onStreamReport(ev: OrderUpdateEvent): void {
-    const next = this.onReport(reportOfEvent(ev), 'stream', false);
+    this.streaming = true;
+    let next: LocalOrder | undefined;
+    try {
+      next = this.onReport(reportOfEvent(ev), 'stream', false);
+    } finally {
+      this.streaming = false;
+    }
+    // An unknown order (undefined) changed nothing, so nothing is left to forget.
     if (next === undefined) return;
     const fill = this.feed.streamFill(next, ev);
     // The fill has reached the strategies by now; the bookkeeping below is off their path.
@@ -633,6 +673,8 @@ export class OrderExecutor {
 
   /** Once strategies have their fills: the books fold them, and the executor's readers hear of them. */
   private afterDelivery(): void {
+    this.store.settle();
+    if (this.settled.length > 0) for (const id of this.settled.splice(0)) this.forget(id);
     this.books.settle();
     if (this.delivered.length === 0) return;
     for (const fill of this.delivered.splice(0)) this.store.emit({ type: 'fill', fill });

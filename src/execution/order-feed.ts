@@ -54,6 +54,11 @@ interface Entry {
   /** Trade ids the portfolio got from the stream already. */
   readonly streamed: Set<string>;
   view: OrderView | undefined;
+  /** The executed quantity `view` shows. */
+  shown: Scaled;
+  /** The order's executedQty as read last (`local.executedQty` is read on every change: parsed once per value). */
+  execText: string;
+  exec: Scaled;
   finishedAt: number | undefined;
 }
 
@@ -114,7 +119,7 @@ export class OrderFeed {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
         local, cover: [], filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeIds: new Set(), tradesCum: SCALED_ZERO,
-        streamed: new Set(), view: undefined, finishedAt: undefined,
+        streamed: new Set(), view: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined,
       };
       this.live.set(local.clientOrderId, e);
       let ids = this.byStrategy.get(local.strategyId);
@@ -135,7 +140,8 @@ export class OrderFeed {
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
     const e = this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
     if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
-    const hi = scaled(r.executedQty, 'executedQty');
+    // The report's executed quantity is usually the order's own (just applied): parsed once.
+    const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
     const lo = subScaled(hi, scaled(r.lastQty, 'lastQty'));
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
     if (e.tradeIds.has(tradeId)) return undefined;
@@ -174,8 +180,9 @@ export class OrderFeed {
     e.cover = addCover(e.cover, lo, hi);
     if (qty.units <= 0n) return undefined;
     // Part of the range was counted already (a report that merged fills): the fee goes with the share counted now.
-    const whole = compareScaled(qty, subScaled(hi, lo)) === 0;
-    const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(subScaled(hi, lo))).toFixed();
+    const span = subScaled(hi, lo);
+    const whole = compareScaled(qty, span) === 0;
+    const fee = whole ? feeText : new Decimal(feeText).mul(scaledDecimal(qty)).div(scaledDecimal(span)).toFixed();
     const o = e.local;
     const fill: OrderFill = {
       tradeId, orderId, clientOrderId: o.clientOrderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, price,
@@ -208,7 +215,7 @@ export class OrderFeed {
     if (!isTerminal(o.phase)) return working;
     if (o.phase === 'REJECTED') return e.view === undefined || e.filled.units === 0n ? 'REJECTED' : working;
     // FILLED or CANCELED: only once the fills behind the venue's executed quantity were delivered.
-    return compareScaled(e.filled, scaled(o.executedQty, 'executedQty')) >= 0 ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
+    return compareScaled(e.filled, executedOf(e)) >= 0 ? (o.phase === 'FILLED' ? 'FILLED' : 'CANCELED') : working;
   }
 
   /** Shows what changed: NEW first when it was never shown, then the fill (`qty` counted of it), then the order's change. */
@@ -222,18 +229,19 @@ export class OrderFeed {
     const prev = e.view;
     // The first change of an accepted order is NEW, even when the first news of it was a fill or its end.
     if (prev === undefined && status !== 'NEW' && status !== 'REJECTED' && e.local.outcome !== 'not-placed') {
-      this.emit(e, this.viewOf(e, undefined, 'NEW', true));
+      this.emit(e, this.viewOf(e, undefined, 'NEW', true), SCALED_ZERO);
     }
     if (fill !== undefined) this.tellFill(fill);
     if (fill !== undefined && qty !== undefined) this.sum(e, fill, qty);
     const before = e.view;
-    const moved = before === undefined || RANK[status] > RANK[before.status] || before.executedQty !== scaledText(e.filled);
+    const moved = before === undefined || RANK[status] > RANK[before.status] || compareScaled(e.shown, e.filled) !== 0;
     if (!moved || (before !== undefined && isFinalStatus(before.status))) return;
-    this.emit(e, this.viewOf(e, fill, status));
+    this.emit(e, this.viewOf(e, fill, status), e.filled);
   }
 
-  private emit(e: Entry, v: OrderView): void {
+  private emit(e: Entry, v: OrderView, shown: Scaled): void {
     e.view = v;
+    e.shown = shown;
     for (const l of this.listeners) l.order?.(v);
     if (isFinalStatus(v.status)) this.finish(e);
   }
@@ -275,8 +283,25 @@ export class OrderFeed {
       clientOrderId: o.clientOrderId, orderId: o.orderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type,
       price: o.price, origQty: o.origQty, status: shown, cancelPending: o.cancelPending && !isTerminal(o.phase), executedQty: scaledText(filled),
       cumQuote: empty ? '0' : scaledText(e.cumQuote), avgPrice: avg,
-      fees: empty ? {} : Object.fromEntries([...e.fees].map(([a, v]) => [a, scaledText(v)])),
+      fees: empty ? {} : feesText(e.fees),
       outcome, reason: o.reason, lastFill: fill, ts: this.clock.now(),
     };
   }
+}
+
+/** Returns the order's executed quantity as a scaled integer, parsing `local.executedQty` only when it changed. */
+function executedOf(e: Entry): Scaled {
+  const text = e.local.executedQty;
+  if (text !== e.execText) {
+    e.exec = scaled(text, 'executedQty');
+    e.execText = text;
+  }
+  return e.exec;
+}
+
+/** Returns the fees paid per asset as decimal strings. */
+function feesText(fees: ReadonlyMap<string, Scaled>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [asset, v] of fees) out[asset] = scaledText(v);
+  return out;
 }

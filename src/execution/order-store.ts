@@ -2,7 +2,8 @@
  * The executor's orders by clientOrderId, the one place they change: each change is told once to the
  * executor's listeners (the order feed turns them into what strategies see). Working orders sit in the
  * hot indexes (by id, by strategy, open counts per symbol and strategy, kept incrementally); a finished
- * order leaves them at once and stays readable for `maxOrders` finished orders and `maxAgeMs` ms, so
+ * order leaves the open counts at once and the other indexes once its change was delivered (a stream
+ * change) or at once (any other), and stays readable for `maxOrders` finished orders and `maxAgeMs` ms, so
  * neither a submit nor memory grows with the orders a long run has finished.
  */
 import type { Clock } from '../core/clock.ts';
@@ -27,12 +28,24 @@ export type ExecutionEvent =
 /** Where a change came from: the user stream, REST answers, or a local decision (kept for readers' logs). */
 export type ChangeSource = 'stream' | 'rest' | 'local';
 
+/** A finished order kept for lookups, and when it finished. */
+interface Finished {
+  readonly id: string;
+  order: LocalOrder;
+  readonly at: number;
+}
+
 /** Orders by clientOrderId and the listeners of their changes. */
 export class OrderStore {
   private readonly live = new Map<string, LocalOrder>();
-  private readonly finished = new Map<string, { order: LocalOrder; at: number }>();
-  /** Finished ids, oldest first (an order finishes once). */
-  private readonly finishOrder = new Fifo<string>();
+  private readonly finished = new Map<string, Finished>();
+  /** Finished orders, oldest first (an order finishes once). */
+  private readonly finishOrder = new Fifo<Finished>();
+  /**
+   * An order a stream change finished: it stays in `live`, terminal, until the change was delivered (settle,
+   * or the next put), then moves to the history, which is trimmed; the moves are off the path to strategies.
+   */
+  private finishing: string | undefined;
   private readonly byOrderId = new Map<string, string>();
   private readonly byStrategy = new Map<string, Set<string>>();
   /** Working orders per symbol and strategy. */
@@ -59,12 +72,14 @@ export class OrderStore {
 
   /** Returns every order held: working ones, then the finished ones kept. */
   all(): readonly LocalOrder[] {
+    this.settle();
     this.visited += this.live.size + this.finished.size;
     return [...this.live.values(), ...[...this.finished.values()].map((f) => f.order)];
   }
 
   /** Returns the working orders (not terminal). */
   working(strategyId?: string): readonly LocalOrder[] {
+    this.settle();
     if (strategyId === undefined) {
       this.visited += this.live.size;
       return [...this.live.values()];
@@ -81,23 +96,26 @@ export class OrderStore {
 
   /** Returns how many orders are held: working, and finished kept for lookups. */
   size(): { live: number; finished: number } {
-    this.expire();
+    this.settle();
+    this.trim();
     return { live: this.live.size, finished: this.finished.size };
   }
 
-  /** Stores `next` when it differs from what is held and tells listeners. */
-  put(next: LocalOrder, _source: ChangeSource): void {
+  /** Stores `next` when it differs from what is held and tells listeners; a stream change leaves moving a finished order to the history to settle(), after its delivery. */
+  put(next: LocalOrder, source: ChangeSource): void {
+    this.settle();
     const prev = this.get(next.clientOrderId);
     if (prev === next) return;
     const id = next.clientOrderId;
     if (prev === undefined || !isTerminal(prev.phase)) {
       if (prev !== undefined) this.count(prev, -1);
       if (isTerminal(next.phase)) {
-        this.live.delete(id);
-        this.byStrategy.get(next.strategyId)?.delete(id);
-        this.finished.set(id, { order: next, at: this.clock.now() });
-        this.finishOrder.push(id);
-        this.expire();
+        if (source === 'stream') {
+          this.live.set(id, next);
+          this.finishing = id;
+        } else {
+          this.finish(next);
+        }
       } else {
         this.live.set(id, next);
         let ids = this.byStrategy.get(next.strategyId);
@@ -142,15 +160,32 @@ export class OrderStore {
     if (m.size === 0) this.counts.delete(o.symbol);
   }
 
-  private expire(): void {
+  /** Moves the order a stream change finished to the history (the executor calls it once the change was delivered). */
+  settle(): void {
+    const id = this.finishing;
+    if (id === undefined) return;
+    this.finishing = undefined;
+    const o = this.live.get(id);
+    if (o !== undefined) this.finish(o);
+  }
+
+  private finish(o: LocalOrder): void {
+    const f: Finished = { id: o.clientOrderId, order: o, at: this.clock.now() };
+    this.live.delete(f.id);
+    this.byStrategy.get(o.strategyId)?.delete(f.id);
+    this.finished.set(f.id, f);
+    this.finishOrder.push(f);
+    this.trim();
+  }
+
+  /** Forgets the finished orders past the history's count or age. */
+  private trim(): void {
     const oldest = this.clock.now() - this.history.maxAgeMs;
-    for (let id = this.finishOrder.peek(); id !== undefined; id = this.finishOrder.peek()) {
-      const f = this.finished.get(id);
-      if (f !== undefined && this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
+    for (let f = this.finishOrder.peek(); f !== undefined; f = this.finishOrder.peek()) {
+      if (this.finished.size <= this.history.maxOrders && f.at >= oldest) break;
       this.finishOrder.shift();
-      if (f === undefined) continue;
-      this.finished.delete(id);
-      if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === id) this.byOrderId.delete(f.order.orderId);
+      this.finished.delete(f.id);
+      if (f.order.orderId !== undefined && this.byOrderId.get(f.order.orderId) === f.id) this.byOrderId.delete(f.order.orderId);
     }
   }
 }

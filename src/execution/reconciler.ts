@@ -11,6 +11,7 @@ import type { Clock, TimerHandle } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AccountKind, FillReport, Gateway, OrderReport } from '../model/index.ts';
 import type { OrderStore } from './order-store.ts';
+import type { ContractPosition } from './portfolio/accounting.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { EMPTY_FILL_LEDGER, mergeFills, type FillLedger } from './reconcile/fills.ts';
 import { reconcileOpenOrders, type UnknownOrderPolicy } from './reconcile/orders.ts';
@@ -42,6 +43,8 @@ export interface ReconcilerDeps {
   readonly check: (clientOrderId: string) => void;
   /** Hands a trade from myTrades (each trade id once) to the order feed; returns false when the portfolio holds it already (it came on the stream). */
   readonly tradeFill?: (fill: FillReport) => boolean;
+  /** Told after a snapshot was adopted, with the contract positions the portfolio held just before (from the fills). */
+  readonly adopted?: (before: readonly ContractPosition[]) => void;
   /** Runs one venue read of `weight` through the caller's queue and budget (default: at once). */
   readonly read?: <T>(label: string, weight: number, fn: () => Promise<T>) => Promise<T>;
 }
@@ -159,7 +162,9 @@ export class Reconciler {
       const positions = await this.read('positions', READ_WEIGHT.positions, () => this.d.gateway.positions());
       await this.syncFills();
       if (JSON.stringify(this.ledger.lastId) !== mark) continue;
+      const before = this.d.portfolio.view().positions;
       this.d.portfolio.adopt({ balances, positions, watermark: this.ledger.lastId, time });
+      this.d.adopted?.(before);
       return;
     }
     this.d.log.info({ attempts: this.opt.snapshotAttempts }, 'fills kept arriving while balances were read; snapshot left for the next run');

@@ -164,42 +164,42 @@ export function parseAccountUpdate(raw: unknown, path = 'event'): AccountUpdate 
   };
 }
 
-/** Returns an order report's fields with its kind and side, in one object (a report is read on every fill: no second copy). */
+/** Returns an order report's fields with its kind and side, in one object (a report is read on every fill: no second copy; fields read by name, see wire.ts). */
 function reportFields<K extends string, S extends string>(o: WireObject, path: string, kind: K, side: S): ReportFields & { readonly kind: K; readonly side: S } {
   return {
     kind,
     side,
-    eventTime: reqTime(o, 'E', path),
-    symbol: reqString(o, 's', path),
-    clientOrderId: reqId(o, 'c', path),
-    orderType: reqString(o, 'o', path),
-    timeInForce: reqString(o, 'f', path),
-    quantity: reqDecimal(o, 'q', path),
-    price: reqDecimal(o, 'p', path),
-    status: reqEnum(o, 'X', path, SPOT_ORDER_STATUSES),
-    orderId: reqId(o, 'i', path),
-    lastQty: reqDecimal(o, 'l', path),
-    cumQty: reqDecimal(o, 'z', path),
-    lastPrice: reqDecimal(o, 'L', path),
-    commission: reqDecimal(o, 'n', path),
-    commissionAsset: optString(o, 'N', path),
-    isWorking: reqBool(o, 'w', path),
-    isMaker: reqBool(o, 'm', path),
-    orderCreationTime: reqTime(o, 'O', path),
-    cumQuote: reqDecimal(o, 'Z', path),
-    executionType: optEnum(o, 'x', path, EXECUTION_TYPES),
-    stopPrice: optDecimal(o, 'P', path),
-    icebergQty: optDecimal(o, 'F', path),
-    rejectReason: optId(o, 'r', path),
-    transactionTime: optTime(o, 'T', path),
-    tradeId: optId(o, 't', path),
+    eventTime: reqTime(o, 'E', path, o['E']),
+    symbol: reqString(o, 's', path, o['s']),
+    clientOrderId: reqId(o, 'c', path, o['c']),
+    orderType: reqString(o, 'o', path, o['o']),
+    timeInForce: reqString(o, 'f', path, o['f']),
+    quantity: reqDecimal(o, 'q', path, o['q']),
+    price: reqDecimal(o, 'p', path, o['p']),
+    status: reqEnum(o, 'X', path, SPOT_ORDER_STATUSES, o['X']),
+    orderId: reqId(o, 'i', path, o['i']),
+    lastQty: reqDecimal(o, 'l', path, o['l']),
+    cumQty: reqDecimal(o, 'z', path, o['z']),
+    lastPrice: reqDecimal(o, 'L', path, o['L']),
+    commission: reqDecimal(o, 'n', path, o['n']),
+    commissionAsset: optString(o, 'N', path, o['N']),
+    isWorking: reqBool(o, 'w', path, o['w']),
+    isMaker: reqBool(o, 'm', path, o['m']),
+    orderCreationTime: reqTime(o, 'O', path, o['O']),
+    cumQuote: reqDecimal(o, 'Z', path, o['Z']),
+    executionType: optEnum(o, 'x', path, EXECUTION_TYPES, o['x']),
+    stopPrice: optDecimal(o, 'P', path, false, o['P']),
+    icebergQty: optDecimal(o, 'F', path, false, o['F']),
+    rejectReason: optId(o, 'r', path, o['r']),
+    transactionTime: optTime(o, 'T', path, o['T']),
+    tradeId: optId(o, 't', path, o['t']),
   };
 }
 
 /** Returns an executionReport (spot order update). */
 export function parseExecutionReport(raw: unknown, path = 'event'): ExecutionReport {
   const o = asObject(raw, path);
-  return reportFields(o, path, 'execution', reqEnum(o, 'S', path, SPOT_SIDES));
+  return reportFields(o, path, 'execution', reqEnum(o, 'S', path, SPOT_SIDES, o['S']));
 }
 
 const REPORT_SIDES = [...SPOT_SIDES, ...CONTRACT_SIDES] as const;

@@ -49,21 +49,29 @@ function present(obj: WireObject, key: string): unknown {
   return v === null ? undefined : v;
 }
 
+// The readers below take the field's value as `raw` when the caller has read it already: a hot parser reads
+// its fields by name (`o['E']`), which V8 makes a fast named load, where the reader's own `obj[key]` is a
+// slow lookup by a varying key. Omitted, `raw` is read as obj[key]. Either way null counts as absent.
+
+function given(raw: unknown): unknown {
+  return raw === null ? undefined : raw;
+}
+
 function missing(path: string): ParseError {
   return new ParseError(path, 'is required but missing');
 }
 
 /** Returns a required string field. */
-export function reqString(obj: WireObject, key: string, path: string): string {
-  const v = present(obj, key);
+export function reqString(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): string {
+  const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v !== 'string') throw new ParseError(at(path, key), `must be a string, got ${describe(v)}`);
   return v;
 }
 
 /** Returns an optional string field (undefined when absent or null). */
-export function optString(obj: WireObject, key: string, path: string): string | undefined {
-  return present(obj, key) === undefined ? undefined : reqString(obj, key, path);
+export function optString(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): string | undefined {
+  return given(raw) === undefined ? undefined : reqString(obj, key, path, raw);
 }
 
 function idOf(v: unknown, p: string): string {
@@ -81,8 +89,8 @@ function idOf(v: unknown, p: string): string {
 }
 
 /** Returns a required id (orderId, tradeId, accountId …) as a string, whether sent as a string or a number. */
-export function reqId(obj: WireObject, key: string, path: string): string {
-  const v = present(obj, key);
+export function reqId(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): string {
+  const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   // The usual form needs no path: it is only built for an error.
   if (typeof v === 'string' && v.length > 0) return v;
@@ -90,8 +98,8 @@ export function reqId(obj: WireObject, key: string, path: string): string {
 }
 
 /** Returns an optional id as a string (undefined when absent or null). */
-export function optId(obj: WireObject, key: string, path: string): string | undefined {
-  const v = present(obj, key);
+export function optId(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): string | undefined {
+  const v = given(raw);
   if (v === undefined) return undefined;
   if (typeof v === 'string' && v.length > 0) return v;
   return idOf(v, at(path, key));
@@ -113,8 +121,8 @@ function timeOf(v: unknown, p: string): number {
 }
 
 /** Returns a required time as a number, whether sent as a string (`"1588214701974"`, `"0"`) or a number. */
-export function reqTime(obj: WireObject, key: string, path: string): number {
-  const v = present(obj, key);
+export function reqTime(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): number {
+  const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
   if (typeof v === 'string' && isShortUint(v)) return Number(v);
@@ -132,8 +140,8 @@ function isShortUint(v: string): boolean {
 }
 
 /** Returns an optional time as a number (undefined when absent or null). */
-export function optTime(obj: WireObject, key: string, path: string): number | undefined {
-  const v = present(obj, key);
+export function optTime(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): number | undefined {
+  const v = given(raw);
   return v === undefined ? undefined : timeOf(v, at(path, key));
 }
 
@@ -166,16 +174,16 @@ export function decimalOf(v: unknown, p: string): string {
 }
 
 /** Returns a required decimal string field, normalised (`"0.00100000"` → `"0.001"`). */
-export function reqDecimal(obj: WireObject, key: string, path: string): string {
-  const v = present(obj, key);
+export function reqDecimal(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): string {
+  const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
 }
 
 /** Returns an optional decimal (undefined when absent, null or, where the venue documents it, an empty string). */
-export function optDecimal(obj: WireObject, key: string, path: string, emptyIsAbsent = false): string | undefined {
-  const v = present(obj, key);
+export function optDecimal(obj: WireObject, key: string, path: string, emptyIsAbsent = false, raw: unknown = obj[key]): string | undefined {
+  const v = given(raw);
   if (v === undefined || (emptyIsAbsent && v === '')) return undefined;
   if (typeof v === 'string' && isNormalDecimal(v)) return v;
   return decimalOf(v, at(path, key));
@@ -197,16 +205,16 @@ export function reqDecimalOrNumber(obj: WireObject, key: string, path: string): 
 }
 
 /** Returns a required boolean field. */
-export function reqBool(obj: WireObject, key: string, path: string): boolean {
-  const v = present(obj, key);
+export function reqBool(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): boolean {
+  const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v !== 'boolean') throw new ParseError(at(path, key), `must be a boolean, got ${describe(v)}`);
   return v;
 }
 
 /** Returns an optional boolean field. */
-export function optBool(obj: WireObject, key: string, path: string): boolean | undefined {
-  return present(obj, key) === undefined ? undefined : reqBool(obj, key, path);
+export function optBool(obj: WireObject, key: string, path: string, raw: unknown = obj[key]): boolean | undefined {
+  return given(raw) === undefined ? undefined : reqBool(obj, key, path, raw);
 }
 
 /** Returns a boolean sent as a boolean or as the string "true"/"false" (the transfer answer). */
@@ -237,8 +245,8 @@ export function optInt(obj: WireObject, key: string, path: string): number | und
 }
 
 /** Returns a required field that must be one of `values`. */
-export function reqEnum<T extends string>(obj: WireObject, key: string, path: string, values: readonly T[]): T {
-  const v = reqString(obj, key, path);
+export function reqEnum<T extends string>(obj: WireObject, key: string, path: string, values: readonly T[], raw: unknown = obj[key]): T {
+  const v = reqString(obj, key, path, raw);
   if (!(values as readonly string[]).includes(v)) {
     throw new ParseError(at(path, key), `must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
   }
@@ -246,8 +254,8 @@ export function reqEnum<T extends string>(obj: WireObject, key: string, path: st
 }
 
 /** Returns an optional field that must be one of `values` when present. */
-export function optEnum<T extends string>(obj: WireObject, key: string, path: string, values: readonly T[]): T | undefined {
-  return present(obj, key) === undefined ? undefined : reqEnum(obj, key, path, values);
+export function optEnum<T extends string>(obj: WireObject, key: string, path: string, values: readonly T[], raw: unknown = obj[key]): T | undefined {
+  return given(raw) === undefined ? undefined : reqEnum(obj, key, path, values, raw);
 }
 
 /** Returns an object of decimal strings keyed by name (index prices, edp). */

@@ -257,7 +257,7 @@ export class StrategyHost {
     const h = inst.handlers;
     const deliver = <K extends EventKind>(name: keyof StrategyHandlers) => (ev: EventOf<K>): void => {
       const fn = h[name] as ((e: EventOf<K>) => void | Promise<void>) | undefined;
-      if (fn !== undefined && inst.state === 'running') void this.guard(inst, () => fn.call(h, ev));
+      if (fn !== undefined && inst.state === 'running') this.handle(inst, fn, ev);
     };
     for (const [kind, name] of Object.entries(SYMBOL_HANDLERS) as [SymbolEventKind, keyof StrategyHandlers][]) {
       if (h[name] === undefined) continue;
@@ -280,12 +280,22 @@ export class StrategyHost {
       const id = inst.spec.id;
       inst.offs.push(src.follow({
         order: (v) => {
-          if (v.strategyId === id && h.onOrder !== undefined && inst.state === 'running') void this.guard(inst, () => h.onOrder!.call(h, v));
+          if (v.strategyId === id && h.onOrder !== undefined && inst.state === 'running') this.handle(inst, h.onOrder, v);
         },
         fill: (f) => {
-          if (f.strategyId === id && h.onFill !== undefined && inst.state === 'running') void this.guard(inst, () => h.onFill!.call(h, f));
+          if (f.strategyId === id && h.onFill !== undefined && inst.state === 'running') this.handle(inst, h.onFill, f);
         },
       }));
+    }
+  }
+
+  /** Calls the handler `fn` of `inst` with `ev` as guard() does, without a closure per event (handlers run on every event). */
+  private handle<E>(inst: Instance, fn: (ev: E) => void | Promise<void>, ev: E): void {
+    try {
+      const r = fn.call(inst.handlers, ev);
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') Promise.resolve(r).catch((e: unknown) => this.fail(inst, e));
+    } catch (e) {
+      this.fail(inst, e);
     }
   }
 

@@ -79,6 +79,8 @@ export class ReportSequencer {
     if (!pass) return;
     this.released += 1;
     this.sink(ev);
+    // The oldest finished order is forgotten once the event was delivered: off the path from frame to strategy.
+    while (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
 
   private newer(ev: BalanceUpdateEvent | PositionUpdateEvent): boolean {
@@ -121,9 +123,8 @@ export class ReportSequencer {
 
   private noteFinished(orderId: string, rank: number): void {
     if (rank !== 3) return;
+    // Finished orders are remembered for a while so late duplicates are still refused, then forgotten (push).
     this.finished.push(orderId);
-    // Finished orders are remembered for a while so late duplicates are still refused, then forgotten.
-    if (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
   }
 }
 

@@ -160,6 +160,38 @@ describe('portfolio between snapshots, from the stream', () => {
     expect(await until(x, () => longQty() === undefined, 10_000, 250)).toBe(true);
   });
 
+  it('a liquidation closes the position in the book of the strategy that held it too, charging it the margin the account lost', async () => {
+    const symbol = 'BTC-SWAP-USDT';
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const x = r;
+    const total = async (): Promise<Decimal> => new Decimal((await x.gateway.balances()).contract['USDT']!.total);
+    await x.counter.newContractOrder({
+      clientOrderId: 'lq-maker', symbol, side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'GTC',
+    });
+    const buy = x.ex.submit({
+      kind: 'placeContract', strategyId: 'trend', symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
+      orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'IOC',
+    });
+    expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && x.ex.books.symbol('trend', symbol).net === '100')).toBe(true);
+    await x.ex.idle();
+    const opened = x.ex.books.symbol('trend', symbol);
+    const totalOpen = await total();
+    const venue = x.t.venue.backend.venue;
+    let index = 30000;
+    while ((await x.gateway.positions()).some((p) => p.symbol === symbol && p.side === 'LONG') && index > 20000) {
+      index -= 50;
+      venue.setIndexPrice('BTCUSDT', String(index));
+      await x.t.clock.advance(100);
+    }
+    const lost = totalOpen.minus(await total());
+    expect(lost.gt(0)).toBe(true);
+    expect(await until(x, () => x.ex.books.symbol('trend', symbol).net === '0', 10_000, 250)).toBe(true);
+    const closed = x.ex.books.symbol('trend', symbol);
+    expect(closed.sides).toEqual([]);
+    // The book lost what the venue's account lost (its balance, read independently), to the margin precision the book rounds to.
+    expect(new Decimal(opened.realized).minus(closed.realized).toFixed()).toBe(lost.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed());
+  });
+
   it('spot balance events delivered late carry the venue time, so fills read after them still move them: totals equal the venue', async () => {
     r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
     const x = r;

@@ -1,40 +1,35 @@
 /** The recorded order book in integer ticks and lots, with what the strategy's takers took laid over it until the level changes. */
+import { TickSide } from '../../data/tick-book.ts';
 import type { BookSide } from './types.ts';
 
-/** One side: level sizes by price and the prices kept sorted best first. */
+/** One side: level sizes by price (an open-addressing table that keeps its best), and the prices sorted best first when something walks them. */
 class Side {
-  readonly size = new Map<number, number>();
-  /** Prices best first: descending for bids, ascending for asks. */
-  readonly prices: number[] = [];
+  readonly size: TickSide;
+  /** Prices best first, made when asked after a level came or went (walks are rare: takers, snapshots). */
+  private sorted: number[] | undefined = [];
   /** Lots the strategy took from a level since its last recorded change. */
   readonly taken = new Map<number, number>();
 
-  constructor(private readonly bid: boolean) {}
-
-  /** Returns the index where `price` is or would go. */
-  private find(price: number): number {
-    const a = this.prices;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const better = this.bid ? a[mid]! > price : a[mid]! < price;
-      if (better) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  constructor(private readonly bid: boolean) {
+    this.size = new TickSide(bid ? -1 : 1);
   }
 
   set(price: number, lots: number): void {
-    const had = this.size.has(price);
-    this.taken.delete(price);
+    if (this.taken.size > 0) this.taken.delete(price);
+    const had = this.size.get(price) > 0;
     if (lots > 0) {
       this.size.set(price, lots);
-      if (!had) this.prices.splice(this.find(price), 0, price);
+      if (!had) this.sorted = undefined;
     } else if (had) {
-      this.size.delete(price);
-      this.prices.splice(this.find(price), 1);
+      this.size.set(price, 0);
+      this.sorted = undefined;
     }
+  }
+
+  /** Returns the prices best first (the same array until a level comes or goes). */
+  prices(): readonly number[] {
+    if (this.sorted === undefined) this.sorted = this.size.prices().sort(this.bid ? (a, b) => b - a : (a, b) => a - b);
+    return this.sorted;
   }
 }
 
@@ -49,20 +44,20 @@ export class RecordedBook {
   /** Sets a level from a recorded event; returns its previous recorded size. */
   setLevel(side: BookSide, priceTicks: number, lots: number): number {
     const s = this.sides[side];
-    const prev = s.size.get(priceTicks) ?? 0;
+    const prev = s.size.get(priceTicks);
     s.set(priceTicks, lots);
     return prev;
   }
 
   /** Returns the recorded size of a level (0 when absent). */
   recorded(side: BookSide, priceTicks: number): number {
-    return this.sides[side].size.get(priceTicks) ?? 0;
+    return this.sides[side].size.get(priceTicks);
   }
 
   /** Returns the size a taker can still take at a level: recorded less taken. */
   available(side: BookSide, priceTicks: number): number {
     const s = this.sides[side];
-    return (s.size.get(priceTicks) ?? 0) - (s.taken.get(priceTicks) ?? 0);
+    return s.size.get(priceTicks) - (s.taken.get(priceTicks) ?? 0);
   }
 
   /** Marks `lots` of a level as taken by the strategy. */
@@ -73,17 +68,18 @@ export class RecordedBook {
 
   /** Returns the best price with recorded size (taken or not), or undefined. */
   best(side: BookSide): number | undefined {
-    return this.sides[side].prices[0];
+    const p = this.sides[side].size.best();
+    return Number.isNaN(p) ? undefined : p;
   }
 
   /** Returns the best price with liquidity left to take, or undefined. */
   bestAvailable(side: BookSide): number | undefined {
-    for (const p of this.sides[side].prices) if (this.available(side, p) > 0) return p;
+    for (const p of this.sides[side].prices()) if (this.available(side, p) > 0) return p;
     return undefined;
   }
 
   /** Returns the prices of a side best first (read only; a snapshot for walking). */
   levels(side: BookSide): readonly number[] {
-    return this.sides[side].prices;
+    return this.sides[side].prices();
   }
 }

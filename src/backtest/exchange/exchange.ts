@@ -78,6 +78,9 @@ const ALREADY_FILLED = -1139;
 const ALREADY_CANCELED = -1142;
 const DUPLICATE_ID = -1141;
 
+/** What a side without resting orders walks (no iterator made per recorded trade). */
+const NO_PRICES: readonly number[] = [];
+
 /** The exchange of one instrument in a backtest. */
 export class BacktestExchange {
   readonly book = new RecordedBook();
@@ -90,6 +93,9 @@ export class BacktestExchange {
   private readonly keepFinished: number;
   /** Resting orders per side and price, in arrival order. */
   private readonly resting: [Map<number, ExchOrder[]>, Map<number, ExchOrder[]>] = [new Map(), new Map()];
+  /** Each side's best resting price (restingTop), kept until a resting level comes or goes: every recorded level change asks for it. */
+  private readonly restTop: [number, number] = [NaN, NaN];
+  private readonly restTopKnown: [boolean, boolean] = [true, true];
   /** Waiting STOP orders in arrival order. */
   private stops: ExchOrder[] = [];
   /** Last recorded trade price, ticks. */
@@ -194,11 +200,9 @@ export class BacktestExchange {
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
     const levels = this.resting[restSide];
-    if (levels.size === 0) return;
-    // Most events cross nothing: look before making any list.
-    let any = false;
-    for (const p of levels.keys()) if (restSide === 0 ? p >= price : p <= price) any = true;
-    if (!any) return;
+    // Most events cross nothing: the best resting price tells, before any list is made.
+    const top = this.restingTop(restSide);
+    if (top !== top || (restSide === 0 ? top < price : top > price)) return;
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {
@@ -236,9 +240,9 @@ export class BacktestExchange {
     // What own orders at the trade's price got of it: the rest came out of the recorded level.
     let ownAtPrice = 0;
     // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
-    for (const [p, list] of levels) {
+    for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
-      for (const x of list.slice()) {
+      for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
           // Traded through: a trade at a worse price means every order at this one would have traded first.
           this.execute(x, p, x.leavesLots, true);
@@ -265,6 +269,7 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
+    if (this.stops.length === 0) return;
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);
@@ -339,7 +344,9 @@ export class BacktestExchange {
         }
         if (can < x.leavesLots) return this.end(x, 'EXPIRED');
       }
-      for (const p of [...this.book.levels(opp)]) {
+      // Most limit orders cross nothing: the walk (a sorted copy of the side) only for one that does.
+      const top = this.book.best(opp);
+      for (const p of top !== undefined && crosses(top) ? [...this.book.levels(opp)] : []) {
         if (!crosses(p) || !x.active) break;
         const avail = this.book.available(opp, p);
         if (avail <= 0) continue;
@@ -375,6 +382,7 @@ export class BacktestExchange {
     if (!list) {
       list = [];
       levels.set(x.limitTicks, list);
+      this.restTopKnown[x.side] = false;
     }
     const own = list.reduce((s, y) => s + y.leavesLots, 0);
     x.queue = { ahead: this.book.recorded(x.side, x.limitTicks) + own, tradedSinceDepth: 0 };
@@ -391,7 +399,21 @@ export class BacktestExchange {
     const leaves = x.leavesLots;
     if (leaves > 0) for (let j = i + 1; j < list.length; j++) list[j]!.queue!.ahead = Math.max(0, list[j]!.queue!.ahead - leaves);
     list.splice(i, 1);
-    if (list.length === 0) levels.delete(x.limitTicks);
+    if (list.length === 0) {
+      levels.delete(x.limitTicks);
+      this.restTopKnown[x.side] = false;
+    }
+  }
+
+  /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NaN when none. */
+  private restingTop(side: BookSide): number {
+    if (!this.restTopKnown[side]) {
+      let top = NaN;
+      for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
+      this.restTop[side] = top;
+      this.restTopKnown[side] = true;
+    }
+    return this.restTop[side];
   }
 
   /** Settles one fill of `x`; `done` ends an order by quote amount. */

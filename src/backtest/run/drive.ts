@@ -6,13 +6,14 @@
 import type { VirtualClock } from '../../core/clock.ts';
 import { replay, type ReplayStats } from '../../data/replay.ts';
 import type { TableName } from '../../data/tables.ts';
-import type { BusEvent, DepthSnapshotEvent, DepthUpdateEvent, KlineEvent } from '../../model/index.ts';
+import type { BusEvent, DepthBatchEvent, KlineEvent } from '../../model/index.ts';
 import type { Bar } from '../bars.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
-import { recordBook, recordTrade } from './replayed.ts';
+import { DepthView } from './depth-view.ts';
+import { batchScale, recordBatch, recordTrade, type BatchScale } from './replayed.ts';
 
 /** One symbol the strategies trade: the exchange that sees its recorded book, trades and marks (L2), or its bars (bar mode). */
 export interface DrivenMarket {
@@ -69,15 +70,30 @@ async function settle(busy?: Busy): Promise<void> {
 export async function drive(o: DriveOptions): Promise<ReplayStats> {
   const window = o.window ?? 512;
   const clock = o.clock;
-  // Read from the replay, not yet applied: events and their local and exchange times (ms).
-  let inEv: BusEvent[] = [];
-  let inLocal: number[] = [];
-  let inExch: number[] = [];
+  // The replay's books come as integer batches (the exchange reads them as they are); the bus gets the live client's events made from them.
+  const views = new Map<string, DepthView>();
+  const viewOf = (ev: DepthBatchEvent): DepthView => {
+    let v = views.get(ev.symbol);
+    if (v === undefined) views.set(ev.symbol, (v = new DepthView(ev.symbol, ev.tick, ev.lot, o.snapshotEveryUpdate === true)));
+    return v;
+  };
+  // Read from the replay, not yet applied (the first `inN`): events and their local and exchange times (ms).
+  // The lists are kept and overwritten, not made anew each window; the replay waits while they are worked through.
+  const inEv: BusEvent[] = [];
+  const inLocal: number[] = [];
+  const inExch: number[] = [];
+  let inN = 0;
   // Applied to the exchange, waiting for their local time to reach the bus (in local-time order).
   const outEv: BusEvent[] = [];
   const outLocal: number[] = [];
   let outHead = 0;
   let delivered = 0;
+
+  const deliver = (ev: BusEvent): void => {
+    o.publish(ev);
+    delivered++;
+    o.onEvent?.(delivered);
+  };
 
   /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
   const advance = async (t: number): Promise<void> => {
@@ -90,9 +106,9 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       while (outHead < outEv.length && outLocal[outHead]! <= next) {
         const ev = outEv[outHead]!;
         outHead++;
-        o.publish(ev);
-        delivered++;
-        o.onEvent?.(delivered);
+        // A book message's text is made as it reaches the bus: what waits in the window stays small.
+        if (ev.kind === 'depthBatch') viewOf(ev).events(ev, deliver);
+        else deliver(ev);
       }
       await settle(o.busy);
     }
@@ -105,35 +121,37 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   };
 
   const work = async (): Promise<void> => {
-    const ev = inEv;
-    const local = inLocal;
-    const exch = inExch;
-    inEv = [];
-    inLocal = [];
-    inExch = [];
-    for (let i = 0; i < ev.length; i++) {
-      const t = Math.min(exch[i]!, local[i]!);
-      if (t > clock.now()) await advance(t);
-      applyToExchange(o.markets, ev[i]!, clock.now());
-      outEv.push(ev[i]!);
-      outLocal.push(local[i]!);
+    const n = inN;
+    for (let i = 0; i < n; i++) {
+      const t = Math.min(inExch[i]!, inLocal[i]!);
+      // Time moves without a turn of the event loop when nothing falls due on the way (most events).
+      if (t > clock.now()) {
+        if ((outHead < outEv.length && outLocal[outHead]! <= t) || (clock.nextAt() ?? Infinity) <= t) await advance(t);
+        else clock.advanceToSync(t);
+      }
+      const e = inEv[i]!;
+      applyToExchange(o.markets, e, clock.now());
+      outEv.push(e);
+      outLocal.push(inLocal[i]!);
     }
+    inN = 0;
   };
 
   const stats = await replay({
     catalog: o.catalog,
     symbols: o.symbols,
     ...(o.tables ? { tables: o.tables } : {}),
-    ...(o.snapshotEveryUpdate ? { snapshotEveryUpdate: true } : {}),
+    depth: 'batches',
     ...(o.from === undefined ? {} : { from: o.from }),
     ...(o.to === undefined ? {} : { to: o.to }),
     sink: (ev, localUs, exchangeUs) => {
-      inEv.push(ev);
-      inLocal.push(Math.floor(localUs / 1000));
+      inEv[inN] = ev;
+      inLocal[inN] = Math.floor(localUs / 1000);
       // A bar starts at its open at the exchange (bar mode walks its path from there); the strategy still sees it at its close.
-      inExch.push(ev.kind === 'kline' && o.markets.get(ev.symbol)?.exchange instanceof BarExchange ? ev.openTime : Math.floor(exchangeUs / 1000));
+      inExch[inN] = ev.kind === 'kline' && o.markets.get(ev.symbol)?.exchange instanceof BarExchange ? ev.openTime : Math.floor(exchangeUs / 1000);
+      inN++;
     },
-    pace: () => (inEv.length >= window ? work() : undefined),
+    pace: () => (inN >= window ? work() : undefined),
   });
   await work();
   await advance(outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now());
@@ -150,8 +168,7 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
     return;
   }
   switch (ev.kind) {
-    case 'depthSnapshot':
-    case 'depthUpdate':
+    case 'depthBatch':
       applyDepth(m, ex, ev);
       return;
     case 'trade':
@@ -161,8 +178,9 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
       // A recorded index of a contract is its mark (as the portfolio takes it): funding and liquidation follow it.
       if (m.inst.contract) ex.onRecorded({ kind: 'mark', time, price: ev.index });
       return;
-    // drive asks the replay for levels, never for batches.
-    case 'depthBatch':
+    // drive asks the replay for batches, never for levels.
+    case 'depthSnapshot':
+    case 'depthUpdate':
     case 'kline':
     case 'ticker':
     case 'funding':
@@ -188,9 +206,14 @@ function barOf(inst: SimInstrument, k: KlineEvent): Bar {
   return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
 }
 
-function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthSnapshotEvent | DepthUpdateEvent): void {
-  if (ev.kind === 'depthSnapshot' && applied.get(m) === ev.version) return;
-  recordBook(ev, m.inst, (side) => ex.book.levels(side), ex);
+/** Each market's scale from its batches' steps to its instrument's. */
+const scales = new WeakMap<DrivenMarket, BatchScale>();
+
+function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthBatchEvent): void {
+  if (ev.snapshot && applied.get(m) === ev.version) return;
+  let scale = scales.get(m);
+  if (scale === undefined) scales.set(m, (scale = batchScale(m.inst, ev.tick, ev.lot)));
+  recordBatch(ev, scale, (side) => ex.book.levels(side), ex);
   applied.set(m, ev.version);
 }
 

@@ -127,8 +127,11 @@ describe('bhtrade backtest with contracts', () => {
     expect(r.results.equity.at(-1)!.equity).toBe('0.8');
     expect(r.results.metrics.trades).toBe(1);
     expect(r.results.metrics.winRate).toBe(0);
-    // The account the strategy reads lost the margin; as live, a liquidation is no fill of the strategy's, so its own book (from its fills) does not show it.
-    expect(hold.seen.at(-1)!.balance).toEqual({ free: '0.8', locked: '0' });
+    // The account the strategy reads lost the margin, and so does its own book: the position is gone from it, the margin charged to realized PnL.
+    const last = hold.seen.at(-1)!;
+    expect(last.balance).toEqual({ free: '0.8', locked: '0' });
+    expect([last.net, last.positions]).toEqual(['0', []]);
+    expect(last.pnl).toEqual({ asset: 'BTC', realizedGross: '-0.2', fees: '0', realized: '-0.2', unrealized: '0' });
   }, 60_000);
 
   it('runs a linear round trip: PnL in USDT from the price move, less maker and taker fees', async () => {

@@ -1,0 +1,175 @@
+// A replayed symbol's book as the bus carries it live (depthUpdate, depthSnapshot), made from the replay's depth batches: the runner reads batches and makes text for the strategies only.
+import { StepFormatter } from '../../data/instruments.ts';
+import { SIDE } from '../../data/tables.ts';
+import { depthSnapshotEvent, depthUpdateEvent, type BusEvent, type DepthBatchEvent, type Level } from '../../model/index.ts';
+
+/**
+ * One side of the view: levels best first, and their prices in ticks. A message's changes are merged
+ * into a new list in one pass (no insertion per level); the list a snapshot event was given is never
+ * written again, so events share it instead of copying it.
+ */
+class ViewSide {
+  levels: Level[] = [];
+  /** The prices of `levels` in ticks, index for index (the first `levels.length`); `spare` is the buffer the next list is made in. */
+  private prices = new Float64Array(1024);
+  private spare = new Float64Array(1024);
+  /** The current message's changes to this side (the first `n`): price in ticks, lots (0 removes) and level, in message order. */
+  private n = 0;
+  private cPrice = new Float64Array(64);
+  private cLots = new Float64Array(64);
+  private readonly cLevel: Level[] = [];
+  /** Indexes of the changes, sorted best first. */
+  private order = new Int32Array(64);
+  /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
+  private from = new Int32Array(1024);
+
+  /** dir 1: asks (lowest best); -1: bids (highest best). */
+  constructor(private readonly dir: 1 | -1) {}
+
+  change(price: number, lots: number, level: Level): void {
+    const n = this.n;
+    if (n === this.cPrice.length) {
+      const cap = 2 * n;
+      const price = new Float64Array(cap);
+      const lots = new Float64Array(cap);
+      price.set(this.cPrice);
+      lots.set(this.cLots);
+      this.cPrice = price;
+      this.cLots = lots;
+      this.order = new Int32Array(cap);
+    }
+    this.cPrice[n] = price;
+    this.cLots[n] = lots;
+    this.cLevel[n] = level;
+    this.n = n + 1;
+  }
+
+  /** Applies the message's changes (a snapshot's replace every level) and makes the side's new list. */
+  apply(replace: boolean): void {
+    const n = this.n;
+    if (n === 0 && !replace) return;
+    this.n = 0;
+    const cp = this.cPrice;
+    const dir = this.dir;
+    // Insertion sort of the few changes, best first; of two changes to one price the later sorts after (and wins).
+    const order = this.order;
+    for (let j = 0; j < n; j++) {
+      let k = j;
+      while (k > 0 && (cp[order[k - 1]!]! - cp[j]!) * dir > 0) {
+        order[k] = order[k - 1]!;
+        k--;
+      }
+      order[k] = j;
+    }
+    const oldL = this.levels;
+    const oldP = this.prices;
+    const m = replace ? 0 : oldL.length;
+    if (this.spare.length < m + n) {
+      this.spare = new Float64Array(2 * (m + n));
+      this.from = new Int32Array(2 * (m + n));
+    }
+    // The merge runs on prices; each new slot notes where its level comes from (an old slot, or change j as ~j),
+    // and the list is then made at its length: one allocation, written while it is new.
+    const prices = this.spare;
+    const from = this.from;
+    let out = 0;
+    let i = 0;
+    for (let k = 0; k < n; k++) {
+      const j = order[k]!;
+      const p = cp[j]!;
+      if (k + 1 < n && cp[order[k + 1]!] === p) continue;
+      while (i < m && (oldP[i]! - p) * dir < 0) {
+        from[out] = i;
+        prices[out++] = oldP[i++]!;
+      }
+      if (i < m && oldP[i] === p) i++;
+      if (this.cLots[j] !== 0) {
+        from[out] = ~j;
+        prices[out++] = p;
+      }
+    }
+    for (; i < m; i++) {
+      from[out] = i;
+      prices[out++] = oldP[i]!;
+    }
+    const levels = new Array<Level>(out);
+    const changed = this.cLevel;
+    for (let o = 0; o < out; o++) {
+      const f = from[o]!;
+      levels[o] = f >= 0 ? oldL[f]! : changed[~f]!;
+    }
+    this.levels = levels;
+    this.spare = oldP;
+    this.prices = prices;
+  }
+}
+
+const REMOVAL_SLOTS = 1 << 12;
+
+/**
+ * The events the live client's LocalBook publishes for the messages the replay's TickBook applied:
+ * a diff's levels in message order as a depthUpdate (and the whole book after it when every update is
+ * to carry one), a snapshot's whole book as a depthSnapshot. The TickBook already kept the book's
+ * rules (versions, gaps, buffering), so every batch here applies; text is made once per changed level.
+ */
+export class DepthView {
+  private readonly price: StepFormatter;
+  private readonly qty: StepFormatter;
+  /** Removal levels ([price, "0"]) of recent prices, a slot per price modulo the size: levels are immutable, so events share them. */
+  private readonly removalTicks = new Float64Array(REMOVAL_SLOTS).fill(NaN);
+  private readonly removals = new Array<Level>(REMOVAL_SLOTS);
+  private readonly bids = new ViewSide(-1);
+  private readonly asks = new ViewSide(1);
+
+  constructor(readonly symbol: string, tick: string, lot: string, private readonly snapshotEveryUpdate: boolean) {
+    this.price = new StepFormatter(tick);
+    this.qty = new StepFormatter(lot);
+  }
+
+  /** Calls `publish` with the bus events of one batch, in order. */
+  events(ev: DepthBatchEvent, publish: (ev: BusEvent) => void): void {
+    const { side, price, qty } = ev;
+    // The update's lists at their length from the start (no growing them level by level).
+    let nb = 0;
+    let na = 0;
+    for (let i = 0; i < side.length; i++) {
+      if (side[i] === SIDE.BID) nb++;
+      else if (side[i] !== SIDE.NONE) na++;
+    }
+    const bids = new Array<Level>(ev.snapshot ? 0 : nb);
+    const asks = new Array<Level>(ev.snapshot ? 0 : na);
+    nb = 0;
+    na = 0;
+    // The whole book is shown after a snapshot (its rows are the book) and, when asked, after every diff: only then is it kept.
+    const keep = ev.snapshot || this.snapshotEveryUpdate;
+    for (let i = 0; i < side.length; i++) {
+      const s = side[i]!;
+      if (s === SIDE.NONE) continue;
+      const p = price[i]!;
+      const lots = qty[i]!;
+      const l = lots === 0 ? this.removal(p) : ([this.price.format(p), this.qty.format(lots)] as const);
+      if (s === SIDE.BID) {
+        if (keep) this.bids.change(p, lots, l);
+        if (!ev.snapshot) bids[nb++] = l;
+      } else {
+        if (keep) this.asks.change(p, lots, l);
+        if (!ev.snapshot) asks[na++] = l;
+      }
+    }
+    if (!ev.snapshot) publish(depthUpdateEvent({ symbol: this.symbol, version: ev.version, bids, asks, ts: ev.ts, recvTs: ev.recvTs }));
+    if (keep) {
+      this.bids.apply(ev.snapshot);
+      this.asks.apply(ev.snapshot);
+      publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
+    }
+  }
+
+  private removal(p: number): Level {
+    const slot = p & (REMOVAL_SLOTS - 1);
+    if (this.removalTicks[slot] === p) return this.removals[slot]!;
+    const l: Level = [this.price.format(p), '0'];
+    this.removalTicks[slot] = p;
+    this.removals[slot] = l;
+    return l;
+  }
+}

@@ -44,6 +44,8 @@ export default defineStrategy({
     const symbol = ctx.symbols[0]!;
     const inst = ctx.instrument(symbol);
     const budget = new OrderBudget(p.orderRate.perSecond, p.orderRate.perMinute);
+    // A quote's size in steps, as the gate sends it (rounded to the step) and the book then shows it.
+    const quoteSteps = new Decimal(p.quantity).div(inst.stepSize).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
     let book: DepthSnapshotEvent | undefined;
     // The last trade's price in ticks: the reference that tells the market from a stray order.
     let last: number | undefined;
@@ -66,7 +68,7 @@ export default defineStrategy({
       const now = ctx.clock.now();
       ghosts = ghosts.filter((g) => g.until > now);
       const own = ownByTicks(inst, open);
-      for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? new Decimal(0)).plus(p.quantity));
+      for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? 0) + quoteSteps);
       // Both move with few events (our fills, the last trade's price): figured again only then.
       const net = ctx.portfolio.book(symbol).net;
       if (net !== skewOf.net) skewOf = { net, skew: skewTicks(net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks) };

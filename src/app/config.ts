@@ -145,7 +145,7 @@ export const runConfigSchema = z.strictObject({
   fees: feeOptions.prefault({}),
   orderHistory: orderHistoryOptions.prefault({}).describe('finished orders leave the executor\'s working set at once and stay readable within these bounds'),
   onStrategyFailure: z.enum(['stop', 'continue']).default('stop')
-    .describe('stop: a strategy that fails makes the run exit non-zero at its end (the others go on; with none left running the run stops); continue: it exits 0'),
+    .describe('stop: a strategy that fails makes the run (or backtest) exit non-zero at its end (the others go on; with none left running a live run stops); continue: it exits 0'),
   record: runRecordSchema.optional(),
 });
 

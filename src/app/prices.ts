@@ -1,5 +1,5 @@
 /** Keeps the portfolio's last and mark prices (the risk gate's price band, unrealized PnL): seeded from REST at start, then moved by trades and index pushes. */
-import { compareDecimal, Decimal } from '../core/fixed.ts';
+import { addScaled, compareDecimal, Decimal, isDecimalString, scaled, scaledText } from '../core/fixed.ts';
 import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../bus/index.ts';
 import type { Instrument } from '../model/index.ts';
@@ -46,11 +46,18 @@ export function followPrices(bus: EventBus, portfolio: Portfolio, instruments: R
     if (top !== undefined && top.bid === bid && top.ask === ask) return;
     if (compareDecimal(bid, ask) >= 0) return;
     tops.set(ev.symbol, { bid, ask });
-    portfolio.setPrice(ev.symbol, { mid: new Decimal(bid).plus(ask).div(2).toFixed() });
+    portfolio.setPrice(ev.symbol, { mid: midOf(bid, ask) });
   }, { label: 'mids' });
   const byIndex = new Map<string, string[]>();
   for (const i of instruments.values()) if (i.index !== undefined) byIndex.set(i.index, [...(byIndex.get(i.index) ?? []), i.symbol]);
   bus.subscribe('index', (ev) => {
     for (const contract of byIndex.get(ev.symbol) ?? []) portfolio.setPrice(contract, { mark: ev.index });
   }, { label: 'marks' });
+}
+
+/** Returns (bid + ask) ÷ 2 exactly, as decimal.js's toFixed() writes it (no trailing zeros): halving a scaled sum needs at most one more decimal. */
+function midOf(bid: string, ask: string): string {
+  if (!isDecimalString(bid) || !isDecimalString(ask)) return new Decimal(bid).plus(ask).div(2).toFixed();
+  const sum = addScaled(scaled(bid), scaled(ask));
+  return sum.units % 2n === 0n ? scaledText({ units: sum.units / 2n, scale: sum.scale }) : scaledText({ units: sum.units * 5n, scale: sum.scale + 1 });
 }

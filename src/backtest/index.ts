@@ -11,8 +11,10 @@ export { SpotAccount, type SpotAccountOptions } from './exchange/spot-account.ts
 export { bookSideOf, type BookSide, type ExecType, type ExecutionReport, type OrderRequest, type OrderSide, type OrderStatus, type OrderType, type PriceType, type RecordedDepth, type RecordedEvent, type RecordedMark, type RecordedTrade, type TimeInForce } from './exchange/types.ts';
 export { barPath, barVisibleAt, fillOnBar, fillsOnBar, type Bar, type BarFill, type BarOrder } from './bars.ts';
 export { RoundTrips, tradeStats, type TradeStats } from './trades.ts';
-export { computeMetrics, dailyReturns, maxDrawdown, sharpe, sortino, type EquityPoint, type Metrics, type MetricsFill, type MetricsInput, type PositionPoint } from './metrics.ts';
+export { computeMetrics, dailyReturns, FillTotals, maxDrawdown, sharpe, sortino, type EquityPoint, type Metrics, type MetricsFill, type MetricsInput, type PositionPoint } from './metrics.ts';
 export type { BacktestResults, FillRow, OrderRow, PricePoint } from './report/results.ts';
+export { fillLine, orderLine, resultsFromLines } from './report/rows.ts';
+export { LineSpool, PointSpool } from './report/spool.ts';
 export { resultFiles, SUMMARY_VERSION, type ResultFiles } from './report/files.ts';
 export { reportHtml } from './report/html.ts';
 export { defaultResultsDir, writeResults, type ResultFileName } from './report/write.ts';

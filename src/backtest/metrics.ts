@@ -21,6 +21,31 @@ export interface MetricsFill {
   readonly isMaker: boolean;
 }
 
+/** The sums of the fills the metrics take (turnover, fees, maker share), added up as fills come: a run need not keep its fills for them. */
+export class FillTotals {
+  notional = new Decimal(0);
+  fees = new Decimal(0);
+  makerQty = new Decimal(0);
+  allQty = new Decimal(0);
+  count = 0;
+
+  add(f: MetricsFill): void {
+    this.notional = this.notional.plus(new Decimal(f.notional).abs());
+    this.fees = this.fees.plus(f.fee);
+    const q = new Decimal(f.qty).abs();
+    this.allQty = this.allQty.plus(q);
+    if (f.isMaker) this.makerQty = this.makerQty.plus(q);
+    this.count += 1;
+  }
+
+  /** Returns the totals of `fills`. */
+  static of(fills: readonly MetricsFill[]): FillTotals {
+    const t = new FillTotals();
+    for (const f of fills) t.add(f);
+    return t;
+  }
+}
+
 /** The position after a change at `time` (decimal text, signed; "0" when flat). */
 export interface PositionPoint {
   readonly time: number;
@@ -31,7 +56,8 @@ export interface PositionPoint {
 export interface MetricsInput {
   /** Equity points in time order; the first is the start. */
   readonly equity: readonly EquityPoint[];
-  readonly fills: readonly MetricsFill[];
+  /** The fills, or their totals as a run added them up. */
+  readonly fills: readonly MetricsFill[] | FillTotals;
   /** Totals of the closed round trips, flat to flat, net of fees and funding (see trades.ts). */
   readonly trades: TradeStats;
   readonly positions: readonly PositionPoint[];
@@ -88,7 +114,10 @@ export function dailyReturns(equity: readonly EquityPoint[]): number[] {
   let close = prev;
   for (let d = first; d <= last; d++) {
     const end = (d + 1) * DAY_MS;
-    while (i < equity.length && equity[i]!.time < end) close = new Decimal(equity[i++]!.equity);
+    // Only the day's last point is its close: the others are passed over unread.
+    const from = i;
+    while (i < equity.length && equity[i]!.time < end) i++;
+    if (i > from) close = new Decimal(equity[i - 1]!.equity);
     out.push(prev.isZero() ? 0 : close.div(prev).minus(1).toNumber());
     prev = close;
   }
@@ -175,17 +204,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const t = input.trades;
   const grossWin = new Decimal(t.grossWin);
   const grossLoss = new Decimal(t.grossLoss).abs();
-  let notional = new Decimal(0);
-  let fees = new Decimal(0);
-  let makerQty = new Decimal(0);
-  let allQty = new Decimal(0);
-  for (const f of input.fills) {
-    notional = notional.plus(new Decimal(f.notional).abs());
-    fees = fees.plus(f.fee);
-    const q = new Decimal(f.qty).abs();
-    allQty = allQty.plus(q);
-    if (f.isMaker) makerQty = makerQty.plus(q);
-  }
+  const { notional, fees, makerQty, allQty, count } = input.fills instanceof FillTotals ? input.fills : FillTotals.of(input.fills);
   const makerShare = allQty.isZero() ? null : makerQty.div(allQty).toNumber();
   return {
     start,
@@ -213,7 +232,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
     fees: fees.toString(),
     fundingPaid: new Decimal(input.fundingPaid).toString(),
     fundingReceived: new Decimal(input.fundingReceived).toString(),
-    fills: input.fills.length,
+    fills: count,
     makerShare,
     takerShare: makerShare === null ? null : 1 - makerShare,
     orders: input.orders,

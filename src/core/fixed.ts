@@ -322,6 +322,12 @@ export function compareScaled(a: Scaled, b: Scaled): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** Returns true when `a` is a whole multiple of `unit` (a non-zero unit). */
+export function isMultipleScaled(a: Scaled, unit: Scaled): boolean {
+  const scale = a.scale > unit.scale ? a.scale : unit.scale;
+  return at(a, scale) % at(unit, scale) === 0n;
+}
+
 /** Returns the smaller of a and b. */
 export function minScaled(a: Scaled, b: Scaled): Scaled {
   return compareScaled(a, b) <= 0 ? a : b;

@@ -127,6 +127,8 @@ class SymbolState {
   private readonly removals: Level[] = new Array<Level>(REMOVAL_SLOTS);
   /** Whether the book has been shown to the sink since the replay's start (a start mid-day shows it once). */
   shown = false;
+  /** Publishes an event of this book even while muted (the warmed-up book). */
+  private readonly out: (ev: BusEvent) => void;
   muted = false;
   /** The message being read carries a gap flag (set on its first row). */
   gapped = false;
@@ -139,6 +141,10 @@ class SymbolState {
   constructor(readonly inst: Instrument, o: ReplayOptions, stats: ReplayStats, log: Logger, at: RowTimes) {
     this.price = new StepFormatter(inst.tick);
     this.qty = new StepFormatter(inst.lot);
+    this.out = (ev) => {
+      stats.events += 1;
+      o.sink(ev, at.localUs, at.exchangeUs);
+    };
     this.book = new LocalBook({
       symbol: inst.symbol, clock: new VirtualClock(0), tick: inst.tick, log,
       sink: (ev) => {
@@ -165,6 +171,21 @@ class SymbolState {
         stats.bookGaps += 1;
       },
     });
+  }
+
+  /**
+   * Shows the warmed-up book once, as a new live subscriber gets it (a replay that starts mid-day): the
+   * book as it stands, stamped `ts` and `recvTs`; `version` stands in while the book rests on a REST snapshot.
+   */
+  show(version: string, ts: number, recvTs: number): void {
+    if (this.shown) return;
+    this.shown = true;
+    const tb = this.tickBook;
+    if (tb !== undefined) {
+      if (tb.state === 'synced') this.out(tb.batch(tb.version ?? version, true, ts, recvTs, tb.whole()));
+    } else if (this.book.state === 'synced') {
+      this.out(depthSnapshotEvent({ symbol: this.inst.symbol, version: this.book.version ?? version, bids: this.book.bids(), asks: this.book.asks(), ts, recvTs }));
+    }
   }
 
   /** Starts a group of book rows, keeping the rows of a message the previous group left open. */
@@ -283,6 +304,17 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   });
   const active: Cursor[] = [];
   for (const c of cursors) if (await c.next()) active.push(c);
+  // A replay that starts mid-day shows each warmed-up book at its start, as a live subscriber gets the book when it
+  // subscribes, not when the book next changes (a strategy started there would otherwise see no book until then).
+  let warm = o.from !== undefined;
+  const showWarmedUp = (): void => {
+    warm = false;
+    if (!(fromUs < toUs || (fromUs === toUs && fromSub < toSub))) return;
+    at.localUs = fromUs;
+    at.exchangeUs = fromUs;
+    const ms = Math.floor(fromUs / 1000);
+    for (const st of states.values()) st.show(`rest@${ms}`, ms, ms);
+  };
 
   while (active.length > 0) {
     // The cursor with the earliest head runs until its head passes the second earliest (a run, not a row, per pick).
@@ -312,11 +344,19 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
         lRank = c.rank;
       }
     }
+    // Every row before the start has been read once the earliest head is past it; until then a run stops at the start.
+    if (warm && (bUs > fromUs || (bUs === fromUs && bSub >= fromSub))) showWarmedUp();
+    if (warm && (fromUs < lUs || (fromUs === lUs && fromSub <= lSub))) {
+      lUs = fromUs;
+      lSub = fromSub;
+      lRank = -1;
+    }
     const stop = await run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub, o.pace);
     if (stop) active.splice(active.indexOf(best), 1);
     const wait = o.pace?.();
     if (wait) await wait;
   }
+  if (warm) showWarmedUp();
   return stats;
 }
 
@@ -397,10 +437,10 @@ function batchGroup(
     const version = suffix === '' ? text : `${text}_${suffix}`;
     const rows = st.takeMessage(i);
     st.muted = !live;
+    // Not shown at the range's start (no book yet there): the first live message shows it, unless that is a snapshot itself.
     if (live && !st.shown) {
+      if ((f & BOOK_FLAG.SNAPSHOT) === 0) st.show(version, evMs[i]!, recvMs(i));
       st.shown = true;
-      // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
-      if ((f & BOOK_FLAG.SNAPSHOT) === 0 && tb.state === 'synced') publish(tb.batch(tb.version ?? version, true, evMs[i]!, recvMs(i), tb.whole()));
     }
     if (st.gapped) {
       st.gapped = false;
@@ -468,14 +508,10 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
           st.bids = [];
           st.asks = [];
           st.muted = !live;
+          // Not shown at the range's start (no book yet there): the first live message shows it, unless that is a snapshot itself.
           if (live && !st.shown) {
+            if ((f & BOOK_FLAG.SNAPSHOT) === 0) st.show(version, evMs[i]!, recvMs(i));
             st.shown = true;
-            // A replay that starts mid-day shows the warmed-up book once, as a new live subscriber would get it.
-            if ((f & BOOK_FLAG.SNAPSHOT) === 0 && st.book.state === 'synced') {
-              publish(depthSnapshotEvent({
-                symbol, version: st.book.version ?? version, bids: st.book.bids(), asks: st.book.asks(), ts: evMs[i]!, recvTs: recvMs(i),
-              }));
-            }
           }
           if (st.gapped) {
             st.gapped = false;

@@ -26,6 +26,27 @@ interface Book {
   /** Spot fees paid in the base asset, by symbol. */
   readonly baseFees: Map<string, Scaled>;
   fills: number;
+  /** Folds so far: the views below were made at one of them. */
+  version: number;
+  readonly views: Map<string, HeldView>;
+}
+
+/** A side held, exact, for its unrealized PnL. */
+interface Held {
+  readonly side: PositionSide;
+  readonly qty: Decimal;
+  readonly avg: Decimal;
+}
+
+/** A symbol's book as of one fold, and its view at the last reference price read. */
+interface HeldView {
+  readonly version: number;
+  readonly held: readonly Held[];
+  readonly multiplier: Decimal;
+  readonly dp: number;
+  readonly base: Omit<SymbolBook, 'unrealized'>;
+  ref: string | undefined;
+  view: SymbolBook | undefined;
 }
 
 const SPOT_PNL_DECIMALS = 8;
@@ -44,6 +65,8 @@ function pnlDecimals(inst: Instrument): number {
 /** The books of every strategy; see the module comment. */
 export class StrategyBooks {
   private readonly books = new Map<string, Book>();
+  /** The views of strategies without a fill yet (by symbol: all alike). */
+  private readonly flat = new Map<string, HeldView>();
 
   constructor(private readonly instruments: ReadonlyMap<string, Instrument>, private readonly prices: PriceSource) {}
 
@@ -55,7 +78,7 @@ export class StrategyBooks {
   apply(f: OrderFill): void {
     if (!this.instruments.has(f.symbol)) return;
     let b = this.books.get(f.strategyId);
-    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, pending: [], fees: new Map(), baseFees: new Map(), fills: 0 }));
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, pending: [], fees: new Map(), baseFees: new Map(), fills: 0, version: 0, views: new Map() }));
     b.pending.push(f);
     b.fills += 1;
     // Bounded even when nothing settles or reads (a fill adopted by reconciliation outside the stream path).
@@ -81,26 +104,45 @@ export class StrategyBooks {
       b.fees.set(f.symbol, addScaled(b.fees.get(f.symbol) ?? SCALED_ZERO, feeValue(f, inst)));
     }
     b.pending.length = 0;
+    b.version += 1;
   }
 
-  /** Returns a strategy's book of one symbol (flat and zero when it has no fills there). */
+  /**
+   * Returns a strategy's book of one symbol (flat and zero when it has no fills there). Read on every
+   * quote: what only fills change is kept per fold, and the view is made again only when a fill or the
+   * reference price moved (it is frozen, as every reader gets the same one until then); its unrealized
+   * PnL, at the price it was made at, is figured on first read.
+   */
   symbol(strategyId: string, symbol: string): SymbolBook {
     const inst = this.instruments.get(symbol);
     if (inst === undefined) throw new RangeError(`unknown symbol ${symbol}`);
     const b = this.books.get(strategyId);
     if (b !== undefined && b.pending.length > 0) this.fold(b);
+    const views = b?.views ?? this.flat;
+    let v = views.get(symbol);
+    const version = b?.version ?? 0;
+    if (v === undefined || v.version !== version) views.set(symbol, (v = this.held(b, inst, version)));
+    const ref = this.refPrice(inst);
+    if (v.view === undefined || v.ref !== ref) {
+      v.ref = ref;
+      v.view = viewAt(v, inst, ref);
+    }
+    return v.view;
+  }
+
+  /** Returns what a book's fills give a symbol, priced at nothing yet. */
+  private held(b: Book | undefined, inst: Instrument, version: number): HeldView {
+    const symbol = inst.symbol;
     const s = b?.state ?? EMPTY_ACCOUNT;
     const dp = pnlDecimals(inst);
     const sides: BookSide[] = [];
+    const held: Held[] = [];
     let net = new Decimal(0);
-    let unrealized: Decimal | undefined = new Decimal(0);
-    const ref = this.refPrice(inst);
     const addSide = (side: PositionSide, qty: Decimal, avg: string): void => {
       if (qty.isZero()) return;
-      sides.push({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() });
+      sides.push(Object.freeze({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() }));
+      held.push({ side, qty, avg: new Decimal(avg) });
       net = side === 'LONG' ? net.plus(qty) : net.minus(qty);
-      unrealized = ref === undefined || unrealized === undefined ? undefined
-        : unrealized.plus(sidePnl(inst.kind, side, qty, new Decimal(avg), new Decimal(ref), new Decimal(inst.multiplier)));
     };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
@@ -115,10 +157,9 @@ export class StrategyBooks {
     const fees = scaledDecimal(b?.fees.get(symbol) ?? SCALED_ZERO);
     const realized = new Decimal(s.realized[symbol] ?? '0');
     const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
-    const u = unrealized as Decimal | undefined;
     return {
-      symbol, net: net.toFixed(), sides, asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0',
-      realized: round(realized), unrealized: u === undefined ? undefined : round(u),
+      version, held, multiplier: new Decimal(inst.multiplier), dp, ref: undefined, view: undefined,
+      base: { symbol, net: net.toFixed(), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0', realized: round(realized) },
     };
   }
 
@@ -176,6 +217,8 @@ export class StrategyBooks {
     };
     const state = foldFills(b.state, [close], this.instruments).state;
     b.state = { ...state, realized: { ...state.realized, [symbol]: new Decimal(state.realized[symbol] ?? '0').minus(loss).toFixed() } };
+    // The views were made before: they are made again at the next read.
+    b.version += 1;
   }
 
   /** Returns how many fills a strategy's book holds. */
@@ -201,6 +244,29 @@ export class StrategyBooks {
     }
     return undefined;
   }
+}
+
+/** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */
+function viewAt(v: HeldView, inst: Instrument, ref: string | undefined): SymbolBook {
+  let unrealized: string | undefined | null = null;
+  return Object.freeze({
+    ...v.base,
+    get unrealized(): string | undefined {
+      if (unrealized === null) unrealized = unrealizedOf(v, inst, ref);
+      return unrealized;
+    },
+  });
+}
+
+/** Returns the unrealized PnL of what is held at `ref`, rounded (0 when nothing is held; undefined without a price). */
+function unrealizedOf(v: HeldView, inst: Instrument, ref: string | undefined): string | undefined {
+  let u = new Decimal(0);
+  if (v.held.length > 0) {
+    if (ref === undefined) return undefined;
+    const price = new Decimal(ref);
+    for (const h of v.held) u = u.plus(sidePnl(inst.kind, h.side, h.qty, h.avg, price, v.multiplier));
+  }
+  return u.toDecimalPlaces(v.dp, Decimal.ROUND_HALF_UP).toFixed();
 }
 
 /** Returns a fill's fee valued in its symbol's PnL asset (a fee in the base asset at the fill price; another asset counts 0 here). */

@@ -1,18 +1,30 @@
 /** The market maker's pure parts: the book without its own orders, quote targets, when a quote is worth moving, and its own order-rate budget. */
-import { Decimal, SlidingWindow, toTicks, type Instrument, type OpenOrderView } from 'bhtrade';
+import { Decimal, fromSteps, SlidingWindow, toSteps, toTicks, type Instrument, type OpenOrderView } from 'bhtrade';
 
 /** A book side as the depth events carry it: [price, quantity] strings, best first. */
 export type Levels = readonly (readonly [string, string])[];
 
-/** Returns our own resting quantity per price (in ticks): what the book shows of us and must be left out. */
-export function ownByTicks(inst: Instrument, open: readonly Pick<OpenOrderView, 'symbol' | 'price' | 'origQty' | 'executedQty'>[]): Map<number, Decimal> {
-  const own = new Map<number, Decimal>();
+/** Returns our own resting quantity per price (in ticks), in steps: what the book shows of us and must be left out. */
+export function ownByTicks(inst: Instrument, open: readonly Pick<OpenOrderView, 'symbol' | 'price' | 'origQty' | 'executedQty'>[]): Map<number, number> {
+  const own = new Map<number, number>();
   for (const o of open) {
     if (o.symbol !== inst.symbol) continue;
     const ticks = toTicks(inst, o.price);
-    own.set(ticks, (own.get(ticks) ?? new Decimal(0)).plus(o.origQty).minus(o.executedQty));
+    // An order's quantities are on the step grid (the venue accepted them): whole steps add exactly.
+    own.set(ticks, (own.get(ticks) ?? 0) + toSteps(inst, o.origQty) - toSteps(inst, o.executedQty));
   }
   return own;
+}
+
+/** Returns true when a level of `qty` holds no more than our `mine` steps (compared exactly; a quantity off the step grid as a decimal). */
+function onlyOurs(inst: Instrument, qty: string, mine: number): boolean {
+  let steps: number;
+  try {
+    steps = toSteps(inst, qty);
+  } catch {
+    return new Decimal(qty).lte(fromSteps(inst, mine));
+  }
+  return steps <= mine;
 }
 
 /** Where a price may stand to count as the market: within `maxTicks` of `ticks` (the last trade). */
@@ -26,12 +38,12 @@ export interface Near {
  * undefined when only we are there. Levels further than `near.maxTicks` from the reference are not the
  * market (a stray or fat-finger order) and are passed over.
  */
-export function othersBest(inst: Instrument, levels: Levels, own: ReadonlyMap<number, Decimal>, near?: Near): number | undefined {
+export function othersBest(inst: Instrument, levels: Levels, own: ReadonlyMap<number, number>, near?: Near): number | undefined {
   for (const [price, qty] of levels) {
     const ticks = toTicks(inst, price);
     if (near !== undefined && Math.abs(ticks - near.ticks) > near.maxTicks) continue;
     const mine = own.get(ticks);
-    if (mine !== undefined && new Decimal(qty).lte(mine)) continue;
+    if (mine !== undefined && onlyOurs(inst, qty, mine)) continue;
     return ticks;
   }
   return undefined;
@@ -78,9 +90,16 @@ export function skewTicks(held: string, target: string, quantity: string, perQua
  */
 export function feeHalfSpreadTicks(ticks: number | undefined, makerFee: string): number {
   if (ticks === undefined) return 0;
-  const fee = new Decimal(makerFee);
-  if (fee.lte(0)) return 0;
-  return new Decimal(ticks).mul(fee).ceil().toNumber();
+  const fee = fraction(makerFee);
+  if (fee === undefined) {
+    const d = new Decimal(makerFee);
+    return d.lte(0) ? 0 : new Decimal(ticks).mul(d).ceil().toNumber();
+  }
+  if (fee.units <= 0n) return 0;
+  // ceil(ticks × units ÷ 10^scale), in integers: exact at any size.
+  const num = BigInt(ticks) * fee.units;
+  const q = num / fee.den;
+  return Number(q * fee.den === num || num < 0n ? q : q + 1n);
 }
 
 /** A quote we have sent: its clientOrderId, its price in ticks and the skew it was priced with. */
@@ -136,5 +155,22 @@ export class OrderBudget {
 
 /** Returns how many ticks `pct` percent of a price of `ticks` is, rounded down. */
 export function pctTicks(ticks: number, pct: string): number {
-  return new Decimal(ticks).mul(pct).div(100).floor().toNumber();
+  const p = fraction(pct);
+  if (p === undefined) return new Decimal(ticks).mul(pct).div(100).floor().toNumber();
+  const num = BigInt(ticks) * p.units;
+  const den = p.den * 100n;
+  const q = num / den;
+  // BigInt division truncates toward zero; floor goes down.
+  return Number(num < 0n && q * den !== num ? q - 1n : q);
+}
+
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** Returns a plain decimal text as units ÷ den (den a power of ten), or undefined for any other writing (left to decimal.js). */
+function fraction(text: string): { units: bigint; den: bigint } | undefined {
+  const m = PLAIN_DECIMAL.exec(text);
+  if (m === null) return undefined;
+  const frac = m[3] ?? '';
+  const units = BigInt(m[2]! + frac);
+  return { units: m[1] === '-' ? -units : units, den: 10n ** BigInt(frac.length) };
 }

@@ -126,6 +126,35 @@ describe('takers', () => {
     expect(h.reports.filter((r) => r.clientOrderId === 't3' && r.execType === 'TRADE').map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P + 1, 2]]);
   });
 
+  it('do not take what recorded trades traded, until the level changes: the venue\'s book lost it before its next diff showed it', () => {
+    const h = harness();
+    for (const [p, lots] of [[P, 13], [P - 1, 10], [P - 2, 18]] as const) h.at({ kind: 'depth', time: 1, side: 0, priceTicks: p, lots });
+    // Others sell 13 at P and 5 at P - 1 (recorded trades; the book's next diff is still to come).
+    h.at({ kind: 'trade', time: 2, priceTicks: P, lots: 13, takerSide: 1 });
+    h.at({ kind: 'trade', time: 2, priceTicks: P - 1, lots: 5, takerSide: 1 });
+    h.ex.submit(limit('s', 'SELL_CLOSE', P - 5, 10, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(3);
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P - 1, 5], [P - 2, 5]]);
+    // The diff shows the level again: its size can be taken again.
+    h.at({ kind: 'depth', time: 4, side: 0, priceTicks: P, lots: 4 });
+    h.ex.submit(limit('s2', 'SELL_CLOSE', P - 5, 2, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(5);
+    expect(h.reports.filter((r) => r.clientOrderId === 's2' && r.execType === 'TRADE').map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P, 2]]);
+  });
+
+  it('a recorded trade that fills an own resting order takes from the recorded level only what others had ahead', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P, lots: 3 });
+    h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P + 1, lots: 5 });
+    h.ex.submit(limit('m', 'SELL_OPEN', P, 2));
+    h.clock.advanceToSync(2);
+    // A buy of 4 at P: 3 from the recorded level ahead, 1 from the own order; then a buyer takes what is left at P and above.
+    h.at({ kind: 'trade', time: 3, priceTicks: P, lots: 4, takerSide: 0 });
+    h.ex.submit(limit('t', 'BUY_OPEN', P + 1, 4, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(4);
+    expect(h.fills().map((r) => [r.clientOrderId, r.lastPriceTicks, r.lastLots, r.isMaker])).toEqual([['m', P, 1, true], ['t', P + 1, 4, false]]);
+  });
+
   it('FOK takes all or nothing; a GTC remainder rests at its limit', () => {
     const h = harness();
     h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P + 1, lots: 2 });
@@ -175,6 +204,22 @@ describe('rules of the simulated venue', () => {
       ['ok', 'NEW', 0], ['ok', 'REJECTED', -1141], ['nope', 'CANCEL_REJECTED', -2013],
     ]);
     expect(h.ex.openOrders().map((o) => o.clientOrderId)).toEqual(['ok']);
+  });
+
+  it('refuses a post-only order that would trade with the strategy\'s own resting order on the other side, as the venue\'s book holds it', () => {
+    const h = harness();
+    h.at({ kind: 'depth', time: 0, side: 0, priceTicks: P - 10, lots: 2 });
+    h.at({ kind: 'depth', time: 0, side: 1, priceTicks: P + 10, lots: 2 });
+    h.ex.submit(limit('ask', 'SELL_OPEN', P + 2, 1));
+    h.ex.submit(limit('bid', 'BUY_OPEN', P - 2, 1));
+    h.clock.advanceToSync(1);
+    h.ex.submit(limit('crossBuy', 'BUY_OPEN', P + 2, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.ex.submit(limit('crossSell', 'SELL_OPEN', P - 2, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.ex.submit(limit('below', 'BUY_OPEN', P + 1, 1, { timeInForce: 'LIMIT_MAKER' }));
+    h.clock.advanceToSync(2);
+    expect(h.reports.filter((r) => r.execType !== 'NEW' || r.clientOrderId === 'below').map((r) => [r.clientOrderId, r.execType, r.code])).toEqual([
+      ['crossBuy', 'REJECTED', -1158], ['crossSell', 'REJECTED', -1158], ['below', 'NEW', 0],
+    ]);
   });
 
   it('a STOP waits for its trigger, then works as a limit; OPPONENT prices from the recorded book', () => {

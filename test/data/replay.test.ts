@@ -9,7 +9,7 @@ import { TableFileReader } from '../../src/data/parquet.ts';
 import { replay } from '../../src/data/replay.ts';
 import { StepFormatter } from '../../src/data/instruments.ts';
 import { SIDE } from '../../src/data/tables.ts';
-import type { BusEvent } from '../../src/model/events.ts';
+import type { BusEvent, DepthSnapshotEvent } from '../../src/model/events.ts';
 import type { Level } from '../../src/model/market.ts';
 import { collect, CM_RAW, sampleMapping, SPOT_RAW, tempDir } from './helpers.ts';
 
@@ -54,6 +54,27 @@ describe('replay of a catalog', () => {
     expect(firstBook('BTCUSD-PERP')?.kind).toBe('depthSnapshot');
     const inRange = (e: BusEvent): boolean => e.recvTs >= fromMs && e.recvTs < toMs;
     expect(events.filter((e) => e.kind !== 'depthSnapshot')).toEqual(all.filter((e) => e.kind !== 'depthSnapshot' && inRange(e)));
+  });
+
+  it('shows each warmed-up book at the start of a range, as a subscriber gets it then, not at the book\'s next change', async () => {
+    const trades = all.filter((e) => e.kind === 'trade');
+    // One ms after a trade: the books' next changes come later, so before the fix a trade or nothing came first.
+    const fromMs = trades[Math.floor(trades.length / 2)]!.recvTs + 1;
+    const books = ['BTCUSD-PERP', 'BTCUSDT'];
+    for (const depth of ['levels', 'batches'] as const) {
+      const seen: [BusEvent, number, number][] = [];
+      await replay({ catalog: dir, from: BigInt(fromMs) * 1_000_000n, depth, sink: (ev, localUs, exchangeUs) => seen.push([ev, localUs, exchangeUs]) });
+      const first = seen.slice(0, 2);
+      expect(first.map(([e]) => [e.kind, 'symbol' in e ? e.symbol : '', e.recvTs])).toEqual(books.map((s) => [depth === 'levels' ? 'depthSnapshot' : 'depthBatch', s, fromMs]));
+      for (const [, localUs, exchangeUs] of first) expect([localUs, exchangeUs]).toEqual([fromMs * 1000, fromMs * 1000]);
+      // The book each shows is the one the full replay had built by then.
+      const full = (await collect({ catalog: dir, snapshotEveryUpdate: true })).events;
+      for (const [k, s] of books.entries()) {
+        const before = full.filter((e) => e.kind === 'depthSnapshot' && e.symbol === s && e.recvTs < fromMs).at(-1) as DepthSnapshotEvent;
+        const shown = canonical(first[k]![0]) as { bids: Level[]; asks: Level[] };
+        expect([shown.bids, shown.asks]).toEqual([before.bids, before.asks]);
+      }
+    }
   });
 
   it('refuses a symbol the catalog does not have, naming it and the ones it has', async () => {

@@ -66,6 +66,8 @@ export interface RunMoney {
   readonly position: string;
   /** Cash flow of the fills less fees plus the position marked at the mark price. */
   readonly pnl: string;
+  /** Value traded in the money asset (an inverse contract's fills at qty × multiplier ÷ price). */
+  readonly turnover: string;
 }
 
 /** The n-th order of each run's sequence, side by side. */
@@ -87,6 +89,8 @@ export interface Comparison {
   readonly pnlDiffPct: number | undefined;
   /** |backtest PnL − live PnL| in the money asset. */
   readonly pnlDiff: string;
+  /** |backtest PnL − live PnL| in basis points of the live value traded (undefined when live traded nothing). */
+  readonly pnlDiffBp: number | undefined;
   readonly causes: Readonly<Record<UnmatchedCause, number>>;
   /** Largest |price difference| of matched fills. */
   readonly maxPriceDiff: string;
@@ -180,6 +184,7 @@ export function compare(i: CompareInput): Comparison {
     matchedPct: live.length === 0 ? 100 : (100 * matched.length) / live.length,
     pnlDiffPct: new Decimal(lm.pnl).isZero() ? undefined : diff.div(new Decimal(lm.pnl).abs()).times(100).toNumber(),
     pnlDiff: diff.toFixed(),
+    pnlDiffBp: new Decimal(lm.turnover).isZero() ? undefined : diff.div(lm.turnover).times(10_000).toNumber(),
     maxPriceDiff: diffs.reduce((a, b) => Decimal.max(a, b), new Decimal(0)).toFixed(),
     meanAbsPriceDiff: diffs.length === 0 ? '0' : diffs.reduce((a, b) => a.plus(b), new Decimal(0)).div(diffs.length).toDecimalPlaces(6).toFixed(),
   };
@@ -199,11 +204,13 @@ function money(orders: number, fills: readonly ParityFill[], i: CompareInput): R
   let fees = new Decimal(0);
   let pos = new Decimal(0);
   let volume = new Decimal(0);
+  let turnover = new Decimal(0);
   for (const f of fills) {
     const qty = new Decimal(f.qty);
     // An inverse contract's quantity is contracts of `multiplier` quote units: worth qty × multiplier ÷ price in the base.
     const notional = i.kind === 'inverse' ? qty.times(mult).div(f.price) : qty.times(mult).times(f.price);
     volume = volume.plus(i.kind === 'inverse' ? qty.times(mult) : notional);
+    turnover = turnover.plus(notional);
     const buy = isBuy(f.side);
     pos = buy ? pos.plus(qty) : pos.minus(qty);
     // Spot and linear: a buy pays the notional and a sell receives it; inverse: a long gains as 1/price falls, so the signs turn.
@@ -214,7 +221,7 @@ function money(orders: number, fills: readonly ParityFill[], i: CompareInput): R
   }
   const held = i.kind === 'inverse' ? pos.times(mult).div(i.mark).neg() : pos.times(mult).times(i.mark);
   const pnl = new Decimal(i.mark).isZero() ? cash.minus(fees) : cash.minus(fees).plus(held);
-  return { orders, fills: fills.length, makerFills: fills.filter((f) => f.maker).length, volume: volume.toFixed(), fees: fees.toFixed(), position: pos.toFixed(), pnl: pnl.toFixed() };
+  return { orders, fills: fills.length, makerFills: fills.filter((f) => f.maker).length, volume: volume.toFixed(), fees: fees.toFixed(), position: pos.toFixed(), pnl: pnl.toFixed(), turnover: turnover.toFixed() };
 }
 
 /** Returns why `f` of run `run` has no counterpart in the other run. */

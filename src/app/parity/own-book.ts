@@ -1,8 +1,10 @@
 /**
- * Takes the bot's own resting orders out of a recorded public book. A run's market capture shows the
- * venue's depth, which held the bot's quotes; a backtest lays the bot's orders over the recorded book
- * again, so they must first leave it, or the backtest would see them twice (once as others' size).
- * Own resting size by level and venue time comes from the run's own order reports.
+ * Takes the bot's own resting orders out of a recorded public book, and its own taker trades out of the
+ * recorded trades. A run's market capture shows the venue's depth, which held the bot's quotes, and its
+ * trades, which held the bot's taker fills; a backtest lays the bot's orders over the recorded book again
+ * and makes its taker fills itself, so they must first leave the recording, or the backtest would see
+ * them twice (as others' size, and as others' trades taking liquidity). Own resting size by level and
+ * venue time, and own taker trade ids, come from the run's own order reports.
  */
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -31,6 +33,8 @@ export interface OwnRemovalStats {
   removedQty: string;
   /** Market lines copied. */
   lines: number;
+  /** Recorded trades taken out: the bot's own taker fills. */
+  tradesRemoved: number;
 }
 
 const keyOf = (symbol: string, side: 'b' | 'a', price: string): string => `${symbol}|${side}|${new Decimal(price).toFixed()}`;
@@ -99,7 +103,9 @@ type Level = [string, string];
  */
 export async function removeOwnOrders(from: string, to: string, reports: readonly OrderUpdateEvent[], problems: string[]): Promise<OwnRemovalStats> {
   const book = new OwnBook(ownChanges(reports));
-  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0 };
+  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0, trades: 0 };
+  // The bot's own taker fills (a maker fill's trade was another's order taking the bot's quote: it stays).
+  const ownTrades = new Set(reports.filter((r) => !r.maker && r.tradeId !== undefined && r.tradeId !== '').map((r) => r.tradeId!));
   const adjust = (symbol: string, side: 'b' | 'a', levels: unknown): void => {
     if (!Array.isArray(levels)) return;
     for (const l of levels as Level[]) {
@@ -131,11 +137,28 @@ export async function removeOwnOrders(from: string, to: string, reports: readonl
     stats.lines++;
     if (r.marker === 'snapshot') await write(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
     else if (r.marker !== undefined) await write(markerLine(r.ns, r.marker, r.frame));
-    else await write(frameLine(r.ns, depthWithout(r.frame, book, adjust)));
+    else await write(frameLine(r.ns, depthWithout(tradesWithout(r.frame, ownTrades, () => stats.trades++), book, adjust)));
   }
   gz.end();
   await done;
-  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines };
+  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines, tradesRemoved: stats.trades };
+}
+
+/** Returns a trade frame without the trades `own` names, other frames unchanged. */
+function tradesWithout(frame: string, own: ReadonlySet<string>, removed: () => void): string {
+  if (own.size === 0 || !frame.includes('"trade"')) return frame;
+  let v: { topic?: unknown; data?: unknown };
+  try {
+    v = JSON.parse(frame) as typeof v;
+  } catch {
+    return frame;
+  }
+  if (v.topic !== 'trade' || !Array.isArray(v.data)) return frame;
+  const data = v.data as Record<string, unknown>[];
+  const kept = data.filter((t) => !(typeof t['v'] === 'string' && own.has(t['v'])));
+  if (kept.length === data.length) return frame;
+  for (let k = kept.length; k < data.length; k++) removed();
+  return JSON.stringify({ ...v, data: kept });
 }
 
 type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;

@@ -15,7 +15,7 @@ import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
-import { parityLatency } from './latency.ts';
+import { parityLatencyOf } from './recorded-latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
 
@@ -100,6 +100,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: live.balances, fees: live.fees, from: undefined, to: undefined } },
   };
   const trips = journal.trips;
+  const recorded = trips.length > 0 ? await parityLatencyOf(journal, dirs.catalog, symbol, inst) : undefined;
   const backtest = await runBacktest(btLoaded, {
     log,
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),
@@ -107,7 +108,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     ...(live.from > 0 ? { from: String(live.from) } : {}),
     ...(live.to > live.from ? { to: String(live.to) } : {}),
     ownOrdersInBook: true,
-    ...(trips.length > 0 ? { latency: () => parityLatency(trips, journal.byOrder, journal.reports) } : {}),
+    ...(recorded !== undefined ? { latency: recorded } : {}),
     // The strategies' timers tick on the live run's grid, each tick as late as it fired live.
     ...(live.intervals.length > 0 ? { strategyClock: (c: VirtualClock) => laggedClock(c, live.intervals, live.from) } : {}),
   });

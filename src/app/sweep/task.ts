@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readYamlFile } from '../../core/config.ts';
-import { sha256, stableJson } from '../../backtest/report/hash.ts';
+import { stableJson } from '../../backtest/report/hash.ts';
 import { writeResults, type Metrics } from '../../backtest/index.ts';
 import { failureText, runBacktest } from '../backtest.ts';
 import { RunLog } from '../run-log.ts';
@@ -40,12 +40,13 @@ export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
     const run = await runBacktest(loaded, {
       configPath: t.configPath,
       logTo: log,
+      // The swept values are part of the config: without them every combination's file would hash the same.
+      hashWith: stableJson(t.combo),
       ...(t.data === undefined ? {} : { data: t.data }),
       ...(t.from === undefined ? {} : { from: t.from }),
       ...(t.to === undefined ? {} : { to: t.to }),
     });
-    // The file's hash alone would be the same for every combination: the swept values are part of the config.
-    const results = { ...run.results, configHash: sha256(run.results.configHash, stableJson(t.combo)) };
+    const results = run.results;
     const written = writeResults(t.dir, results);
     const summary = JSON.parse(readFileSync(written['summary.json'], 'utf8')) as { resultHash: string };
     if (run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue') return { index: t.index, ok: false, error: run.failed.map(failureText).join('; ') };

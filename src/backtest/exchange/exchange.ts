@@ -137,7 +137,7 @@ export class BacktestExchange {
   /** Sends a new order at the clock's (local) time; it reaches the exchange after the entry latency. */
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place', request: req }));
   }
 
   /** Sends a cancel at the clock's (local) time; it reaches the exchange after the entry latency. */
@@ -227,12 +227,18 @@ export class BacktestExchange {
     }
   }
 
-  /** Applies a recorded trade (onRecorded's trade, without an event object). */
+  /**
+   * Applies a recorded trade (onRecorded's trade, without an event object). What it traded is taken
+   * from the recorded book until the level changes, as a taker of the strategy's own takes: the
+   * venue's book lost it when the trade happened, and the recording shows that only at its next diff.
+   */
   recordTrade(price: number, lots: number, takerSide: BookSide): void {
     this.last = price;
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;
     const levels = this.resting[hitSide];
+    // What own orders at the trade's price got of it: the rest came out of the recorded level.
+    let ownAtPrice = 0;
     // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
     for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
@@ -248,8 +254,16 @@ export class BacktestExchange {
           const n = Math.min(Math.floor(-q.ahead + 1e-9), x.leavesLots);
           q.ahead = 0;
           if (n > 0) this.execute(x, p, n, true);
+          ownAtPrice += n;
         }
       }
+    }
+    // Recorded levels better than the trade's price were traded through whole; at its price, what own orders did not get.
+    for (const p of this.book.levels(hitSide)) {
+      if (hitSide === 0 ? p < price : p > price) break;
+      const left = this.book.available(hitSide, p);
+      const took = p === price ? Math.min(left, lots - ownAtPrice) : left;
+      if (took > 0) this.book.take(hitSide, p, took);
     }
     this.triggerStops(price);
   }
@@ -293,7 +307,7 @@ export class BacktestExchange {
       else x.limitTicks = limit;
     }
     if (code === 0 && this.account.check) code = this.account.check(x);
-    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks);
+    if (code === 0 && req.type !== 'STOP') code = checkMakerOnly(this.book, req, x.limitTicks, this.ownBest(x.side === 0 ? 1 : 0));
     // A STOP holds nothing while it waits: it reserves when it triggers.
     if (code === 0 && req.type !== 'STOP') code = this.account.reserve(x);
     if (code !== 0) {
@@ -352,6 +366,13 @@ export class BacktestExchange {
     if (!x.active) return;
     if (req.type === 'MARKET' || tif === 'IOC' || tif === 'FOK') return this.end(x, 'EXPIRED');
     this.rest(x);
+  }
+
+  /** Returns the best price of the strategy's own resting orders on a side, or undefined. */
+  private ownBest(side: BookSide): number | undefined {
+    let best: number | undefined;
+    for (const p of this.resting[side].keys()) if (best === undefined || (side === 0 ? p > best : p < best)) best = p;
+    return best;
   }
 
   /** Puts an order on its level: the size ahead is the recorded level plus own orders already there. */

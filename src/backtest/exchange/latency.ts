@@ -6,11 +6,14 @@
  */
 import { Rng } from '../../core/random.ts';
 import { Latency, type LatencySpec } from '../latency.ts';
+import type { OrderRequest } from './types.ts';
 
 /** The order (or the cancel of an order) a latency is asked for. */
 export interface OrderRef {
   readonly clientOrderId: string;
   readonly op: 'place' | 'cancel';
+  /** The order itself, when placed (a model may tell it apart by side, price and size). */
+  readonly request?: OrderRequest;
 }
 
 /** A latency model, asked once per order at the local time it is sent and once per report at the exchange time it is made. */

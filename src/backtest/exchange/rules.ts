@@ -58,11 +58,16 @@ function priceBounds(inst: SimInstrument, ticks: number): number {
   return 0;
 }
 
-/** Returns -1158 when a maker-only order would take at arrival (it crosses the best recorded opposite price), else 0. */
-export function checkMakerOnly(book: RecordedBook, r: OrderRequest, priceTicks: number): number {
+/**
+ * Returns -1158 when a maker-only order would take at arrival, else 0: it crosses the best recorded
+ * opposite price, or `ownOpposite`, the best of the strategy's own resting orders on the other side
+ * (the venue's book holds them too, and refuses a post-only order that would trade with one).
+ */
+export function checkMakerOnly(book: RecordedBook, r: OrderRequest, priceTicks: number, ownOpposite?: number): number {
   if (r.type !== 'LIMIT_MAKER' && r.timeInForce !== 'LIMIT_MAKER') return 0;
   const buy = bookSideOf(r.side) === 0;
-  const opp = book.best(buy ? 1 : 0);
+  const recorded = book.best(buy ? 1 : 0);
+  const opp = recorded === undefined ? ownOpposite : ownOpposite === undefined ? recorded : buy ? Math.min(recorded, ownOpposite) : Math.max(recorded, ownOpposite);
   if (opp === undefined) return 0;
   return (buy ? priceTicks >= opp : priceTicks <= opp) ? -1158 : 0;
 }

@@ -6,12 +6,11 @@
 import { toCsv } from './csv.ts';
 import { sha256, stableJson } from './hash.ts';
 import type { BacktestResults } from './results.ts';
+import { tableTexts } from './rows.ts';
 
 /** Version of the summary.json layout. */
 export const SUMMARY_VERSION = 1;
 
-const ORDER_COLUMNS = ['time', 'clientOrderId', 'orderId', 'side', 'type', 'timeInForce', 'price', 'qty', 'status', 'executedQty', 'updateTime'] as const;
-const FILL_COLUMNS = ['time', 'orderId', 'clientOrderId', 'side', 'price', 'qty', 'fee', 'feeAsset', 'isMaker'] as const;
 const EQUITY_COLUMNS = ['time', 'equity'] as const;
 
 /** The files of a run's results, by file name. */
@@ -24,8 +23,7 @@ export interface ResultFiles {
 
 /** Returns the results' files (all but report.html). */
 export function resultFiles(r: BacktestResults): ResultFiles {
-  const orders = toCsv(ORDER_COLUMNS, r.orders);
-  const fills = toCsv(FILL_COLUMNS, r.fills);
+  const { orders, fills } = tableTexts(r);
   const equity = toCsv(EQUITY_COLUMNS, r.equity);
   const metricsJson = stableJson(r.metrics);
   const resultHash = sha256(orders, fills, equity, metricsJson);

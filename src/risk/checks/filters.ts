@@ -5,13 +5,17 @@
  */
 import type { Instrument } from '../../model/index.ts';
 import { deny, pass } from '../denial.ts';
-import { dec, decimalsOf, isBound, onStep, show, showDown, toStep, type Decimal } from '../num.ts';
+import { cmp, dec, decimalsOf, isBound, onStep, onStepText, show, showDown, toStep, type Decimal } from '../num.ts';
 import { isBuy, isQuoteAmount, limitPriceOf, valueOf, valuePrice, type CheckContext } from '../terms.ts';
 import type { Adjustment, CheckResult, Denial, PlaceIntent, RoundingMode } from '../types.ts';
 
 type Fit = { ok: true; value: string; adjusted?: Adjustment } | { ok: false; denial: Denial };
 
 function fitPrice(field: string, raw: string, buy: boolean, inst: Instrument, mode: RoundingMode): Fit {
+  // Most prices are on the tick and within the bounds: that is told from the texts alone.
+  if (onStepText(raw, inst.tickSize) && (!isBound(inst.minPrice) || cmp(raw, inst.minPrice) >= 0) && (!isBound(inst.maxPrice) || cmp(raw, inst.maxPrice) <= 0)) {
+    return { ok: true, value: raw };
+  }
   const price = dec(raw);
   const tick = dec(inst.tickSize);
   let fitted = price;
@@ -54,6 +58,9 @@ export function checkPriceFilter(order: PlaceIntent, ctx: CheckContext): CheckRe
 export function checkLotSize(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
   if (isQuoteAmount(order)) return pass(order);
   const { instrument: inst, config } = ctx;
+  // Most quantities are on the step and within the bounds: that is told from the texts alone.
+  if (onStepText(order.quantity, inst.stepSize) && (isBound(inst.minQty) ? cmp(order.quantity, inst.minQty) >= 0 : cmp(order.quantity, '0') > 0)
+    && (!isBound(inst.maxQty) || cmp(order.quantity, inst.maxQty) <= 0)) return pass(order);
   const qty = dec(order.quantity);
   const step = dec(inst.stepSize);
   let fitted = qty;

@@ -1,13 +1,15 @@
 /** Whether the account can pay for the order: SPOT_BALANCE on spot, CONTRACT_MARGIN (initial margin plus open and close fees) on contracts. */
 import { deny, pass } from '../denial.ts';
 import { orderMarginNeed } from '../margin.ts';
-import { dec, show, showUp } from '../num.ts';
+import { addScaled, compareScaled, mulScaled, scaled } from '../../core/fixed.ts';
+import { dec, scaledOf, show, showUp } from '../num.ts';
 import { isQuoteAmount, valuePrice, type CheckContext } from '../terms.ts';
 import type { CheckResult, PlaceContractIntent, PlaceIntent, PlaceSpotIntent } from '../types.ts';
 
 function checkSpot(order: PlaceSpotIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
   const { instrument: inst, snapshot, config } = ctx;
   const asset = order.side === 'BUY' ? inst.quoteAsset : inst.baseAsset;
+  if (coversSpot(order, snapshot.spot[asset]?.free ?? '0', config.fees.spot)) return pass(order);
   const free = dec(snapshot.spot[asset]?.free ?? '0');
   const qty = dec(order.quantity);
   const values: Record<string, string> = { asset };
@@ -22,6 +24,20 @@ function checkSpot(order: PlaceSpotIntent, ctx: CheckContext): CheckResult<Place
   }
   if (need.lte(free)) return pass(order);
   return deny('SPOT_BALANCE', { ...values, need: show(need), free: show(free) });
+}
+
+const ONE = scaled('1');
+
+/** Returns true when `free` covers the order as checkSpot counts it, in scaled integers (the products are exact); false when it does not or a text is not plain (decimal.js then decides). */
+function coversSpot(order: PlaceSpotIntent, freeText: string, feeRate: string): boolean {
+  const free = scaledOf(freeText);
+  const qty = scaledOf(order.quantity);
+  if (free === undefined || qty === undefined) return false;
+  if (order.side !== 'BUY' || isQuoteAmount(order)) return compareScaled(qty, free) <= 0;
+  const price = scaledOf(order.price ?? '0');
+  const fee = scaledOf(feeRate);
+  if (price === undefined || fee === undefined) return false;
+  return compareScaled(mulScaled(mulScaled(price, qty), addScaled(ONE, fee)), free) <= 0;
 }
 
 function checkContract(order: PlaceContractIntent, ctx: CheckContext): CheckResult<PlaceIntent> {

@@ -1,6 +1,7 @@
 /** Configured exposure limits per symbol: PRICE_BAND, MAX_OPEN_ORDERS, MAX_POSITION and MAX_NOTIONAL. Orders that only reduce are not held to the size limits. */
 import { deny, pass } from '../denial.ts';
-import { dec, decimalsOf, show, showUp, type Decimal } from '../num.ts';
+import { dec, decimalsOf, scaledOf, show, showUp, type Decimal } from '../num.ts';
+import { addScaled, compareScaled, mulScaled, scaled, subScaled } from '../../core/fixed.ts';
 import {
   baseQty,
   heldBase,
@@ -31,6 +32,7 @@ export function checkPriceBand(order: PlaceIntent, ctx: CheckContext): CheckResu
   const ref = priceBandRef ?? defaultRef(ctx.instrument.kind, prices);
   const refText = prices?.[ref];
   if (refText === undefined) return deny('NO_PRICE', { symbol: order.symbol, need: ref, for: 'PRICE_BAND' });
+  if (withinBand(limit, refText, priceBandPct)) return pass(order);
   const refPrice = dec(refText);
   const pct = dec(priceBandPct);
   const low = refPrice.mul(HUNDRED.sub(pct)).div(HUNDRED);
@@ -38,6 +40,18 @@ export function checkPriceBand(order: PlaceIntent, ctx: CheckContext): CheckResu
   const price = dec(limit);
   if (price.gte(low) && price.lte(high)) return pass(order);
   return deny('PRICE_BAND', { price: show(price), ref, refPrice: show(refPrice), bandPct: show(pct), low: show(low), high: show(high) });
+}
+
+const HUNDRED_SCALED = scaled('100');
+
+/** Returns true when `price` × 100 lies within `ref` × (100 ∓ pct), in scaled integers (the band's bounds without a division); false when it does not or a text is not plain (decimal.js then decides). */
+function withinBand(price: string, ref: string, pct: string): boolean {
+  const p = scaledOf(price);
+  const r = scaledOf(ref);
+  const c = scaledOf(pct);
+  if (p === undefined || r === undefined || c === undefined) return false;
+  const p100 = mulScaled(p, HUNDRED_SCALED);
+  return compareScaled(p100, mulScaled(r, subScaled(HUNDRED_SCALED, c))) >= 0 && compareScaled(p100, mulScaled(r, addScaled(HUNDRED_SCALED, c))) <= 0;
 }
 
 // Contracts band around the mark once known; spot around the last trade, or the book's mid before the first trade.

@@ -1,10 +1,16 @@
 // The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, and strategy timers on the live run's ticks.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
-import { parityLatency } from '../../../src/app/parity/latency.ts';
+import { orderKey, ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
-import { ownChanges } from '../../../src/app/parity/own-book.ts';
+import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
+import { arrivalsFromBook } from '../../../src/app/parity/refusals.ts';
+import { frameLine } from '../../../src/data/capture/line-format.ts';
 import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
 
 const T0 = 1_700_000_000_000;
@@ -39,6 +45,25 @@ describe('ownChanges', () => {
   });
 });
 
+describe('removeOwnOrders', () => {
+  it('takes the bot\'s own taker fills out of the recorded trades (the backtest makes them itself), and keeps others\' trades, its maker fills\' among them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bh-own-'));
+    mkdirSync(join(dir, 'rec'));
+    const trade = (v: string, p: string): Record<string, unknown> => ({ v, t: T0, p, q: '0.002', m: false });
+    const frame = { symbol: 'BTCUSDT', topic: 'trade', params: { binary: false }, data: [trade('7', '30000.1'), trade('8', '30000.2'), trade('9', '30000.3')], f: false };
+    writeFileSync(join(dir, 'rec', 'market-20231114T221320Z-0000.cap.gz'), gzipSync(frameLine(BigInt(T0) * 1_000_000n, JSON.stringify(frame))));
+    const reports = [
+      report({ status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.2', tradeId: '8', maker: false, timeInForce: 'IOC', type: 'LIMIT' }),
+      report({ orderId: '2', clientOrderId: 'mm-r-2', status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.3', tradeId: '9', maker: true }),
+    ];
+    const stats = await removeOwnOrders(join(dir, 'rec'), join(dir, 'pub'), reports, []);
+    const out = gunzipSync(readFileSync(join(dir, 'pub', 'market-public.jsonl.gz'))).toString('utf8').trim().split('\n');
+    const kept = (JSON.parse(out[0]!.slice(out[0]!.indexOf(' ') + 1)) as { data: { v: string }[] }).data.map((t) => t.v);
+    expect(kept).toEqual(['7', '9']);
+    expect(stats.tradesRemoved).toBe(1);
+  });
+});
+
 describe('parityLatency', () => {
   const trips = [{ request: 100, exchange: 103, response: 110 }, { request: 200, exchange: 240, response: 245 }];
   const byOrder = new Map([
@@ -52,13 +77,62 @@ describe('parityLatency', () => {
     // Sent 400 ms later: another decision, the twin's own 3 ms.
     expect(m.entry(500, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(3);
     expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
-    // Refused live (no venue stamp): answered at 480 less the median way back (5 and 7 ms: 7), after that millisecond's events: 474.
-    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
-    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(74);
+    // Refused live (no venue stamp) and no recorded crossing known: it arrives when its answer left the venue, 480.
+    expect(m.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(80);
+    expect(m.entry(1_000, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(80);
+    // With the recorded book's crossing at 450 (arrivalsFromBook): right after it.
+    const crossed = parityLatency(trips, byOrder, [], new Set(), new Map(), new Map([['mm-live-2', 451]]));
+    expect(crossed.entry(400, { clientOrderId: 'mm-bt-2', op: 'place' })).toBe(51);
     // No twin: the latest trip sent at or before the time.
     expect(m.entry(250, { clientOrderId: 'mm-bt-9', op: 'place' })).toBe(40);
     expect(m.entry(150)).toBe(3);
     expect(m.response(241)).toBe(5);
+  });
+
+  it('brings an order after the recorded trades of its millisecond that came before it live: lower ids than its fills, or through its price without filling it', () => {
+    const placed = [
+      { clientOrderId: 't-l-1', ms: 1_000, buy: true, price: '30' }, { clientOrderId: 't-l-2', ms: 2_000, buy: true, price: '30' },
+      { clientOrderId: 't-l-3', ms: 3_000, buy: false, price: '105' }, { clientOrderId: 't-l-4', ms: 4_000, buy: false, price: '105' },
+      { clientOrderId: 't-l-5', ms: 5_000, buy: true, price: '100' },
+    ];
+    const fills = [
+      { clientOrderId: 't-l-1', tradeId: '10', maker: false, ts: 1_000 }, { clientOrderId: 't-l-1', tradeId: '11', maker: false, ts: 1_000 },
+      { clientOrderId: 't-l-2', tradeId: '20', maker: false, ts: 2_000 },
+      // A resting sell filled in its own millisecond: the buy that filled it came after it.
+      { clientOrderId: 't-l-4', tradeId: '41', maker: true, ts: 4_000 },
+      // Order reports without a trade are no fills.
+      { clientOrderId: 't-l-3', tradeId: undefined, maker: false, ts: 3_000 },
+    ];
+    const trade = (tradeId: string, ts: number, price: string, takerSide: 'BUY' | 'SELL') => ({ tradeId, ts, price, takerSide });
+    const trades = [
+      // Another's trade numbered 9 came before order 1's fills; 21 came after order 2's.
+      trade('9', 1_000, '29', 'BUY'), trade('21', 2_000, '29', 'BUY'),
+      // A buy at 106 went through the resting sell at 105 placed in its millisecond and did not fill it: it came first.
+      trade('31', 3_000, '106', 'BUY'), trade('40', 4_000, '106', 'BUY'),
+      // A buy at 101 does not reach a resting buy at 100.
+      trade('50', 5_000, '101', 'BUY'), trade('8', 999, '29', 'BUY'),
+    ];
+    expect([...ordersAfterTradesOfTheirMs(placed, fills, trades)].sort()).toEqual(['t-l-1', 't-l-3']);
+    const m = parityLatency(trips, byOrder, [], new Set(['mm-live-1']));
+    // The twin reached the venue at 103, after that millisecond's other trades: the backtest order arrives at 104; its cancel as before.
+    expect(m.entry(98, { clientOrderId: 'mm-bt-1', op: 'place' })).toBe(6);
+    expect(m.entry(310, { clientOrderId: 'mm-bt-1', op: 'cancel' })).toBe(20);
+  });
+
+  it('takes for twin the live order of the same side, price and size sent with it, where the sequences drifted apart by an order', () => {
+    const live = new Map([
+      ['x-l-1', { place: { request: 1_000, exchange: 1_002, response: 1_003 } }],
+      ['x-l-2', { place: { request: 1_000, exchange: 1_040, response: 1_041 }, cancel: { request: 1_500, exchange: 1_540, response: 1_541 } }],
+    ]);
+    const keys = new Map([['x-l-1', orderKey(true, 100, 1)], ['x-l-2', orderKey(false, 105, 1)]]);
+    const m = parityLatency(trips, live, [], new Set(), keys);
+    const req = (clientOrderId: string, side: 'BUY' | 'SELL', priceTicks: number) => ({ clientOrderId, side, type: 'LIMIT' as const, priceTicks, lots: 1 });
+    // The backtest's first order is the live second (the sell at 105): it arrives when that one did, and its cancel as that one's did.
+    expect(m.entry(1_001, { clientOrderId: 'x-b-1', op: 'place', request: req('x-b-1', 'SELL', 105) })).toBe(39);
+    expect(m.entry(1_002, { clientOrderId: 'x-b-2', op: 'place', request: req('x-b-2', 'BUY', 100) })).toBe(0);
+    expect(m.entry(1_500, { clientOrderId: 'x-b-1', op: 'cancel' })).toBe(40);
+    // Each live order is one backtest order's twin: another sell at 105 goes by its place in the sequence (x-l-1's 2 ms).
+    expect(m.entry(1_001, { clientOrderId: 'y-b-1', op: 'place', request: req('y-b-1', 'SELL', 105) })).toBe(1);
   });
 
   it('brings reports back after the user stream\'s recorded delay at that venue time', () => {
@@ -67,6 +141,26 @@ describe('parityLatency', () => {
     expect(m.response(260)).toBe(30);
     // A report received before its venue stamp (another clock) is left out.
     expect(m.response(400)).toBe(30);
+  });
+});
+
+describe('arrivalsFromBook', () => {
+  it('brings a refused post-only order right after the recorded book that crossed it, by a window after its answer', () => {
+    const orders = [
+      { clientOrderId: 'r-1', buy: true, price: '100', request: 1_000, response: 1_040 },
+      { clientOrderId: 'r-2', buy: false, price: '105', request: 2_000, response: 2_005 },
+      { clientOrderId: 'r-3', buy: true, price: '90', request: 3_000, response: 3_001 },
+    ];
+    const tops = [
+      { t: 990, bid: '99', ask: '101' }, { t: 1_020, bid: '99', ask: '101' },
+      // The ask falls to the buy's price in the diff cut after its answer: that is what refused it.
+      { t: 1_050, bid: '98', ask: '100' },
+      // The book already crossed the sell when it was sent.
+      { t: 1_990, bid: '106', ask: '107' }, { t: 2_010, bid: '104', ask: '107' },
+      // A crossing long after the answer is another move.
+      { t: 3_200, bid: '88', ask: '89' },
+    ];
+    expect([...arrivalsFromBook(orders, tops)]).toEqual([['r-1', 1_051], ['r-2', 2_000]]);
   });
 });
 
@@ -105,6 +199,9 @@ describe('compare', () => {
     expect(c.backtest.pnl).toBe('0.001');
     expect(c.pnlDiff).toBe('0.007');
     expect(c.pnlDiffPct).toBe(87.5);
+    // The same difference against the 0.804 USDT live traded: 87.06 bp.
+    expect(c.live.turnover).toBe('0.804');
+    expect(c.pnlDiffBp).toBeCloseTo(87.06, 2);
   });
 
   it('gives a maker fill whose twin was not in the book yet, or no longer, to latency', () => {

@@ -1,0 +1,60 @@
+// A strategy's own book as strategies read it on every quote: the same view until a fill or the price moves, then a new one with the new position or unrealized PnL (hand-computed), never a stale one; views are frozen since every reader shares them.
+import { describe, expect, it } from 'vitest';
+import { StrategyBooks } from '../../src/execution/strategy-book.ts';
+import type { OrderFill } from '../../src/model/index.ts';
+import { instruments } from '../strategy/helpers.ts';
+
+const prices = new Map<string, { last?: string; mark?: string }>();
+const books = (): StrategyBooks => new StrategyBooks(instruments(), { price: (s) => prices.get(s) });
+let trade = 0;
+const fill = (side: 'BUY' | 'SELL', price: string, qty: string, fee = '0'): OrderFill => ({
+  tradeId: String(++trade), orderId: `o${trade}`, clientOrderId: `c${trade}`, strategyId: 'mm', account: 'spot', symbol: 'BTCUSDT', side, price, qty, fee,
+  feeAsset: 'USDT', maker: true, time: trade, source: 'stream',
+});
+
+describe('strategy book views', () => {
+  it('gives the same frozen view while nothing moved, and a new one after a price move or a fill', () => {
+    prices.set('BTCUSDT', { last: '10000' });
+    const b = books();
+    const flat = b.symbol('mm', 'BTCUSDT');
+    expect(flat).toMatchObject({ net: '0', sides: [], realized: '0', unrealized: '0' });
+    b.apply(fill('BUY', '10000', '0.5', '1'));
+    const held = b.symbol('mm', 'BTCUSDT');
+    expect(held).toMatchObject({ net: '0.5', sides: [{ side: 'LONG', qty: '0.5', avgPrice: '10000' }], fees: '1', realized: '-1', unrealized: '0' });
+    expect(b.symbol('mm', 'BTCUSDT')).toBe(held);
+    expect(Object.isFrozen(held)).toBe(true);
+    expect(Object.isFrozen(held.sides)).toBe(true);
+    expect(Object.isFrozen(held.sides[0])).toBe(true);
+    // 0.5 × (10 100 − 10 000) = 50.
+    prices.set('BTCUSDT', { last: '10100' });
+    const up = b.symbol('mm', 'BTCUSDT');
+    expect(up).not.toBe(held);
+    expect(up.unrealized).toBe('50');
+    expect(held.unrealized).toBe('0');
+    // Selling 0.2 at 10 200 realizes 0.2 × 200 = 40 (less the fee of 1 paid before); 0.3 left at 10 000, worth 0.3 × 100 = 30 at 10 100.
+    b.apply(fill('SELL', '10200', '0.2'));
+    const after = b.symbol('mm', 'BTCUSDT');
+    expect(after).toMatchObject({ net: '0.3', realizedGross: '40', realized: '39', unrealized: '30' });
+    expect(b.pnl('mm', ['BTCUSDT'])).toMatchObject({ realized: '39', unrealized: '30', net: '69' });
+  });
+
+  it('has no unrealized PnL without a price while it holds something', () => {
+    prices.delete('BTCUSDT');
+    const b = books();
+    expect(b.symbol('mm', 'BTCUSDT').unrealized).toBe('0');
+    b.apply(fill('BUY', '10000', '0.1'));
+    expect(b.symbol('mm', 'BTCUSDT').unrealized).toBeUndefined();
+    prices.set('BTCUSDT', { last: '9900' });
+    expect(b.symbol('mm', 'BTCUSDT').unrealized).toBe('-10');
+  });
+
+  it('gives a new view once a position the venue closed leaves the book (a liquidation)', () => {
+    prices.set('BTC-PERP-BUSDT', { mark: '30000' });
+    const b = books();
+    b.apply({ ...fill('BUY', '30000', '10'), account: 'contract', symbol: 'BTC-PERP-BUSDT', side: 'BUY_OPEN', feeAsset: 'BUSDT' });
+    expect(b.symbol('mm', 'BTC-PERP-BUSDT')).toMatchObject({ net: '10', realized: '0' });
+    b.closeOutside('mm', 'BTC-PERP-BUSDT', 'LONG', '10', '3', 99);
+    expect(b.symbol('mm', 'BTC-PERP-BUSDT')).toMatchObject({ net: '0', sides: [], realized: '-3' });
+  });
+});
+

@@ -142,6 +142,23 @@ describe('takers', () => {
     expect(h.reports.filter((r) => r.clientOrderId === 's2' && r.execType === 'TRADE').map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P, 2]]);
   });
 
+  it('a recorded trade far through the best takes every level it passed, near or far (hundreds of ticks)', () => {
+    const h = harness();
+    for (const [p, lots] of [[P, 2], [P + 30, 3], [P + 200, 4], [P + 300, 5]] as const) h.at({ kind: 'depth', time: 1, side: 1, priceTicks: p, lots });
+    // Someone bought through to P + 200: P and P + 30 went whole, 1 of the 4 at P + 200.
+    h.at({ kind: 'trade', time: 2, priceTicks: P + 200, lots: 1, takerSide: 0 });
+    h.ex.submit(limit('t', 'BUY_OPEN', P + 300, 20, { timeInForce: 'IOC' }));
+    h.clock.advanceToSync(3);
+    expect(h.fills().map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P + 200, 3], [P + 300, 5]]);
+    // And a trade a tick from the best takes the best level whole and its own level in part.
+    const g = harness();
+    for (const [p, lots] of [[P, 2], [P + 1, 3]] as const) g.at({ kind: 'depth', time: 1, side: 1, priceTicks: p, lots });
+    g.at({ kind: 'trade', time: 2, priceTicks: P + 1, lots: 1, takerSide: 0 });
+    g.ex.submit(limit('t', 'BUY_OPEN', P + 1, 9, { timeInForce: 'IOC' }));
+    g.clock.advanceToSync(3);
+    expect(g.fills().map((r) => [r.lastPriceTicks, r.lastLots])).toEqual([[P + 1, 2]]);
+  });
+
   it('a recorded trade that fills an own resting order takes from the recorded level only what others had ahead', () => {
     const h = harness();
     h.at({ kind: 'depth', time: 1, side: 1, priceTicks: P, lots: 3 });

@@ -2,6 +2,9 @@
 import { TickSide } from '../../data/tick-book.ts';
 import type { BookSide } from './types.ts';
 
+/** Ticks between the best and a trade's price walked level by level before the walk sorts the side instead. */
+const NEAR_TICKS = 64;
+
 /** One side: level sizes by price (an open-addressing table that keeps its best), and the prices sorted best first when something walks them. */
 class Side {
   readonly size: TickSide;
@@ -70,6 +73,31 @@ export class RecordedBook {
   best(side: BookSide): number | undefined {
     const p = this.sides[side].size.best();
     return Number.isNaN(p) ? undefined : p;
+  }
+
+  /**
+   * Marks what a recorded trade at `price` took: every level better than it whole, and up to `lots`
+   * at it. Trades happen at or near the best, so the walk goes tick by tick from the best when the
+   * trade is within NEAR_TICKS of it (no sort per trade), else over the sorted prices.
+   */
+  takeThrough(side: BookSide, price: number, lots: number): void {
+    const best = this.best(side);
+    if (best === undefined) return;
+    const dir = side === 0 ? -1 : 1;
+    const behind = (p: number): boolean => (side === 0 ? p < price : p > price);
+    const takeAt = (p: number): void => {
+      const left = this.available(side, p);
+      const took = p === price ? Math.min(left, lots) : left;
+      if (took > 0) this.take(side, p, took);
+    };
+    if (Math.abs(price - best) <= NEAR_TICKS) {
+      for (let p = best; !behind(p); p += dir) takeAt(p);
+      return;
+    }
+    for (const p of this.levels(side)) {
+      if (behind(p)) break;
+      takeAt(p);
+    }
   }
 
   /** Returns the best price with liquidity left to take, or undefined. */

@@ -259,12 +259,7 @@ export class BacktestExchange {
       }
     }
     // Recorded levels better than the trade's price were traded through whole; at its price, what own orders did not get.
-    for (const p of this.book.levels(hitSide)) {
-      if (hitSide === 0 ? p < price : p > price) break;
-      const left = this.book.available(hitSide, p);
-      const took = p === price ? Math.min(left, lots - ownAtPrice) : left;
-      if (took > 0) this.book.take(hitSide, p, took);
-    }
+    this.book.takeThrough(hitSide, price, lots - ownAtPrice);
     this.triggerStops(price);
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fromUnits } from '../../src/core/fixed.ts';
 import { instrumentsOf, parseBrokerInfo, type FillReport, type OrderReport } from '../../src/model/index.ts';
 import {
-  applyReport, EMPTY_ACCOUNT, EMPTY_FILL_LEDGER, foldFills, mergeFills, newOrder, rankOf, reconcileOpenOrders, statusOf, type LocalOrder,
+  applyReport, EMPTY_ACCOUNT, EMPTY_FILL_LEDGER, foldFills, MAX_SEEN, mergeFills, newOrder, rankOf, reconcileOpenOrders, statusOf, type LocalOrder,
 } from '../../src/execution/index.ts';
 import { loadSample } from '../fixtures/samples.ts';
 
@@ -137,5 +137,23 @@ describe('fill recovery by trade id', () => {
       const mixed = foldFills(EMPTY_ACCOUNT, [...delivered, ...counted.reverse()], instruments).state;
       expect(mixed).toEqual(inOrder);
     }), { numRuns: 200 });
+  });
+
+  it('stays within MAX_SEEN ids over a long run, keeps the newest, and counts none of them twice', () => {
+    const f = (id: number): FillReport => ({ account: 'spot', symbol: 'BTCUSDT', tradeId: String(id), orderId: '1', side: 'BUY', price: '30000', qty: '1', fee: '0', feeAsset: 'BTC', maker: false, time: id });
+    let ledger = EMPTY_FILL_LEDGER;
+    let counted = 0;
+    for (let id = 1; id <= 3 * MAX_SEEN; id += 10) {
+      const batch = Array.from({ length: 10 }, (_, i) => f(id + i));
+      const r = mergeFills(ledger, [...batch, ...batch]);
+      counted += r.fresh.length;
+      ledger = r.ledger;
+      expect(ledger.seen.size).toBeLessThanOrEqual(MAX_SEEN);
+      // Read again (the stream brought them, or a retried read): nothing new, the same ledger.
+      expect(mergeFills(ledger, batch)).toEqual({ ledger, fresh: [] });
+    }
+    expect(counted).toBe(3 * MAX_SEEN);
+    expect(ledger.seen.has(`spot:${3 * MAX_SEEN}`)).toBe(true);
+    expect(ledger.lastId.spot).toBe(String(3 * MAX_SEEN));
   });
 });

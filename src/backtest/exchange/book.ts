@@ -84,20 +84,21 @@ export class RecordedBook {
     const best = this.best(side);
     if (best === undefined) return;
     const dir = side === 0 ? -1 : 1;
-    const behind = (p: number): boolean => (side === 0 ? p < price : p > price);
-    const takeAt = (p: number): void => {
-      const left = this.available(side, p);
-      const took = p === price ? Math.min(left, lots) : left;
-      if (took > 0) this.take(side, p, took);
-    };
     if (Math.abs(price - best) <= NEAR_TICKS) {
-      for (let p = best; !behind(p); p += dir) takeAt(p);
+      for (let p = best; side === 0 ? p >= price : p <= price; p += dir) this.takeAt(side, p, price, lots);
       return;
     }
     for (const p of this.levels(side)) {
-      if (behind(p)) break;
-      takeAt(p);
+      if (side === 0 ? p < price : p > price) break;
+      this.takeAt(side, p, price, lots);
     }
+  }
+
+  /** Marks a level a recorded trade at `price` reached as taken: whole when better than the price, up to `lots` at it. */
+  private takeAt(side: BookSide, p: number, price: number, lots: number): void {
+    const left = this.available(side, p);
+    const took = p === price ? Math.min(left, lots) : left;
+    if (took > 0) this.take(side, p, took);
   }
 
   /** Returns the best price with liquidity left to take, or undefined. */

@@ -10,7 +10,7 @@
  * 3. `fresh` is in trade-id order (numeric; ids are 64-bit decimal strings), so consumers that fold
  *    fills see them in the venue's order within a batch.
  * 4. The watermark (`lastId`) of an account is the largest id counted: tradesSince(lastId) reads on from it.
- * 5. The ledger is bounded: past `MAX_SEEN` ids it keeps the largest ones. The ids it forgets lie far
+ * 5. The ledger is bounded: past `MAX_SEEN` ids it keeps the largest half of them. The ids it forgets lie far
  *    below the watermark, which reads never go under, so none of them is counted again.
  */
 import type { AccountKind, FillReport } from '../../model/index.ts';
@@ -40,6 +40,8 @@ export function compareIds(a: string, b: string): number {
 
 /** Returns the ledger with `reports` counted and the fills that were not counted before, in trade-id order. */
 export function mergeFills(ledger: FillLedger, reports: readonly FillReport[]): { ledger: FillLedger; fresh: readonly FillReport[] } {
+  // Most reads bring only fills counted already (the stream brought them): nothing to copy then.
+  if (reports.every((f) => ledger.seen.has(fillKey(f)))) return { ledger, fresh: [] };
   const seen = new Set(ledger.seen);
   const lastId: Partial<Record<AccountKind, string>> = { ...ledger.lastId };
   const fresh: FillReport[] = [];
@@ -53,7 +55,8 @@ export function mergeFills(ledger: FillLedger, reports: readonly FillReport[]): 
   }
   fresh.sort((a, b) => (a.account === b.account ? compareIds(a.tradeId, b.tradeId) : a.account < b.account ? -1 : 1));
   if (fresh.length === 0) return { ledger, fresh };
-  return { ledger: { seen: seen.size > MAX_SEEN ? largest(seen, MAX_SEEN) : seen, lastId }, fresh };
+  // Trimmed to half the bound when it passes it, so the sort that trims runs once per MAX_SEEN / 2 new ids, not at every merge.
+  return { ledger: { seen: seen.size > MAX_SEEN ? largest(seen, MAX_SEEN / 2) : seen, lastId }, fresh };
 }
 
 /** Returns the `n` largest ids of `seen` (by id, whatever the account). */

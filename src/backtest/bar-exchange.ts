@@ -104,7 +104,7 @@ export class BarExchange {
 
   submit(req: OrderRequest): void {
     const clock = this.o.clock;
-    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place' }));
+    clock.setTimeout(() => this.arrive(req), this.o.latency.entry(clock.now(), { clientOrderId: req.clientOrderId, op: 'place', request: req }));
   }
 
   cancel(clientOrderId: string): void {

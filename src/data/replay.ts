@@ -174,6 +174,17 @@ class SymbolState {
   }
 
   /**
+   * Starts a book message: muted before the range, and the first one inside it shows the book warmed up
+   * so far (none at the range's start: no book yet there), unless it is a snapshot itself.
+   */
+  enter(live: boolean, snapshot: boolean, version: string, ts: number, recvTs: number): void {
+    this.muted = !live;
+    if (!live || this.shown) return;
+    if (!snapshot) this.show(version, ts, recvTs);
+    this.shown = true;
+  }
+
+  /**
    * Shows the warmed-up book once, as a new live subscriber gets it (a replay that starts mid-day): the
    * book as it stands, stamped `ts` and `recvTs`; `version` stands in while the book rests on a REST snapshot.
    */
@@ -436,12 +447,7 @@ function batchGroup(
     const text = seqText(i);
     const version = suffix === '' ? text : `${text}_${suffix}`;
     const rows = st.takeMessage(i);
-    st.muted = !live;
-    // Not shown at the range's start (no book yet there): the first live message shows it, unless that is a snapshot itself.
-    if (live && !st.shown) {
-      if ((f & BOOK_FLAG.SNAPSHOT) === 0) st.show(version, evMs[i]!, recvMs(i));
-      st.shown = true;
-    }
+    st.enter(live, (f & BOOK_FLAG.SNAPSHOT) !== 0, version, evMs[i]!, recvMs(i));
     if (st.gapped) {
       st.gapped = false;
       stats.recordedGaps += 1;
@@ -507,12 +513,7 @@ function decoderOf(table: TableName, st: SymbolState, o: ReplayOptions, stats: R
           const asks = st.asks;
           st.bids = [];
           st.asks = [];
-          st.muted = !live;
-          // Not shown at the range's start (no book yet there): the first live message shows it, unless that is a snapshot itself.
-          if (live && !st.shown) {
-            if ((f & BOOK_FLAG.SNAPSHOT) === 0) st.show(version, evMs[i]!, recvMs(i));
-            st.shown = true;
-          }
+          st.enter(live, (f & BOOK_FLAG.SNAPSHOT) !== 0, version, evMs[i]!, recvMs(i));
           if (st.gapped) {
             st.gapped = false;
             stats.recordedGaps += 1;

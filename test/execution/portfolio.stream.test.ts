@@ -23,6 +23,31 @@ function localSpot(x: Rig, assets: readonly string[]): Record<string, [string, s
   return Object.fromEntries(assets.filter((a) => v[a] !== undefined).map((a) => [a, [new Decimal(v[a]!.free).toFixed(), new Decimal(v[a]!.locked).toFixed()]]));
 }
 
+const LIQ_SYMBOL = 'BTC-SWAP-USDT';
+
+/** Has the bot's strategy `trend` buy 100 BTC-SWAP-USDT at 30000 with leverage 20 from a resting seller; returns its clientOrderId. */
+async function openLong(x: Rig): Promise<string> {
+  await x.counter.newContractOrder({
+    clientOrderId: 'lq-maker', symbol: LIQ_SYMBOL, side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'GTC',
+  });
+  return x.ex.submit({
+    kind: 'placeContract', strategyId: 'trend', symbol: LIQ_SYMBOL, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
+    orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'IOC',
+  });
+}
+
+/** Walks the index down until the venue liquidates the long: no order of the bot's, only the stream's position event. */
+async function liquidateLong(x: Rig): Promise<void> {
+  const venue = x.t.venue.backend.venue;
+  let index = 30000;
+  while ((await x.gateway.positions()).some((p) => p.symbol === LIQ_SYMBOL && p.side === 'LONG') && index > 20000) {
+    index -= 50;
+    venue.setIndexPrice('BTCUSDT', String(index));
+    await x.t.clock.advance(100);
+  }
+  expect((await x.gateway.positions()).filter((p) => p.symbol === LIQ_SYMBOL && p.side === 'LONG')).toEqual([]);
+}
+
 describe('portfolio between snapshots, from the stream', () => {
   it('spot free and locked follow the venue when an order rests (funds locked), fills and is cancelled, with no reconciliation', async () => {
     r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
@@ -136,53 +161,26 @@ describe('portfolio between snapshots, from the stream', () => {
   });
 
   it('a liquidation (a position change no own fill explains) shows within seconds, by a reconciliation the disagreeing position event asks for', async () => {
-    const symbol = 'BTC-SWAP-USDT';
     r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
     const x = r;
-    const longQty = (): string | undefined => x.portfolio.view().positions.find((p) => p.symbol === symbol && p.side === 'LONG')?.qty;
-    await x.counter.newContractOrder({
-      clientOrderId: 'lq-maker', symbol, side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'GTC',
-    });
-    const buy = x.ex.submit({
-      kind: 'placeContract', strategyId: 'trend', symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
-      orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'IOC',
-    });
+    const longQty = (): string | undefined => x.portfolio.view().positions.find((p) => p.symbol === LIQ_SYMBOL && p.side === 'LONG')?.qty;
+    const buy = await openLong(x);
     expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && longQty() !== undefined)).toBe(true);
-    // The index walks down until the venue liquidates the long: no order of the bot's, only the stream's position event.
-    const venue = x.t.venue.backend.venue;
-    let index = 30000;
-    while ((await x.gateway.positions()).some((p) => p.symbol === symbol && p.side === 'LONG') && index > 20000) {
-      index -= 50;
-      venue.setIndexPrice('BTCUSDT', String(index));
-      await x.t.clock.advance(100);
-    }
-    expect((await x.gateway.positions()).filter((p) => p.symbol === symbol && p.side === 'LONG')).toEqual([]);
+    await liquidateLong(x);
     expect(await until(x, () => longQty() === undefined, 10_000, 250)).toBe(true);
   });
 
   it('a liquidation closes the position in the book of the strategy that held it too, charging it the margin the account lost', async () => {
-    const symbol = 'BTC-SWAP-USDT';
+    const symbol = LIQ_SYMBOL;
     r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
     const x = r;
     const total = async (): Promise<Decimal> => new Decimal((await x.gateway.balances()).contract['USDT']!.total);
-    await x.counter.newContractOrder({
-      clientOrderId: 'lq-maker', symbol, side: 'SELL_OPEN', orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'GTC',
-    });
-    const buy = x.ex.submit({
-      kind: 'placeContract', strategyId: 'trend', symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
-      orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity: '100', leverage: '20', timeInForce: 'IOC',
-    });
+    const buy = await openLong(x);
     expect(await until(x, () => statusOf(x.ex.order(buy)!) === 'FILLED' && x.ex.books.symbol('trend', symbol).net === '100')).toBe(true);
     await x.ex.idle();
     const opened = x.ex.books.symbol('trend', symbol);
     const totalOpen = await total();
-    const venue = x.t.venue.backend.venue;
-    let index = 30000;
-    while ((await x.gateway.positions()).some((p) => p.symbol === symbol && p.side === 'LONG') && index > 20000) {
-      index -= 50;
-      venue.setIndexPrice('BTCUSDT', String(index));
-      await x.t.clock.advance(100);
-    }
+    await liquidateLong(x);
     const lost = totalOpen.minus(await total());
     expect(lost.gt(0)).toBe(true);
     expect(await until(x, () => x.ex.books.symbol('trend', symbol).net === '0', 10_000, 250)).toBe(true);

@@ -7,24 +7,14 @@
 import type { KlineInterval } from '../../model/enums.ts';
 import type { KlineEvent, TradeEvent } from '../../model/index.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
-import { bucketOf } from '../../sim/engine/klines.ts';
+import { Series } from '../../sim/engine/klines.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { KlineTracker } from '../../venue/market-normalise.ts';
 
-/** The current candle of one symbol and interval, in ticks and lots. */
-interface Candle {
-  openTime: number;
-  closeTime: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  lots: number;
-}
-
-/** Candles of the asked symbols and intervals, fed by trades in time order. */
+/** Candles of the asked symbols and intervals, fed by trades in time order, built by the venue's own kline series. */
 export class TradeKlines {
-  private readonly candles = new Map<string, Candle>();
+  /** The current candle of each symbol and interval (a series keeping one bar). */
+  private readonly series = new Map<string, Series>();
   private readonly tracker: KlineTracker;
 
   constructor(
@@ -43,21 +33,16 @@ export class TradeKlines {
     const lots = decimalUnits(t.qty, w.inst.step);
     // Off the instrument's grid (never in a converted catalog): no candle could show it exactly.
     if (price < 0 || lots < 0) return;
+    const q = price * lots;
+    const safe = Number.isSafeInteger(q);
     for (const interval of w.intervals) {
       const key = `${t.symbol}|${interval}`;
-      let c = this.candles.get(key);
-      if (c === undefined || t.ts >= c.closeTime) {
-        const [openTime, closeTime] = bucketOf(interval, t.ts);
-        c = { openTime, closeTime, open: price, high: price, low: price, close: price, lots: 0 };
-        this.candles.set(key, c);
-      }
-      if (price > c.high) c.high = price;
-      if (price < c.low) c.low = price;
-      c.close = price;
-      c.lots += lots;
+      let s = this.series.get(key);
+      if (s === undefined) this.series.set(key, (s = new Series(interval, 1)));
+      const c = s.add(t.ts, price, lots, t.takerSide === 'BUY', safe ? q : 0, safe ? 0n : BigInt(price) * BigInt(lots));
       this.tracker.update(t.symbol, interval, {
         openTime: c.openTime, open: w.inst.priceText(c.open), high: w.inst.priceText(c.high), low: w.inst.priceText(c.low),
-        close: w.inst.priceText(c.close), volume: w.inst.qtyText(c.lots),
+        close: w.inst.priceText(c.close), volume: w.inst.qtyText(c.volume),
       }, t.ts, t.recvTs);
     }
   }

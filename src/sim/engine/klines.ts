@@ -94,7 +94,7 @@ function addTrade(b: Bar, price: number, lots: number, takerBuy: boolean, q: num
 }
 
 /** One interval's candles: closed bars in time order (capped) and the open one. */
-class Series {
+export class Series {
   readonly bars: Bar[] = [];
   /** How many bars were dropped from the front so far (absolute index = offset + local index). */
   offset = 0;

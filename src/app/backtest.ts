@@ -245,12 +245,13 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const equity = rec.equity.drain().map((p) => ({ time: p.time, equity: p.text }));
   const positions = rec.positions.drain().map((p) => ({ time: p.time, position: p.text }));
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
+  const fileHash = createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex');
   const results: BacktestResults = resultsFromLines({
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
     symbol: main.inst.symbol,
     currency: main.currency,
     moneyDecimals: main.inst.contract ? decimalsOf(main.inst.contract.marginPrecision) : decimalsOf(main.inst.tick.text) + 2,
-    configHash: ((h) => (o.hashWith === undefined ? h : sha256(h, o.hashWith)))(createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex')),
+    configHash: o.hashWith === undefined ? fileHash : sha256(fileHash, o.hashWith),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
     equity,

@@ -263,7 +263,7 @@ export class OrderExecutor {
     const marginOf = (p: ContractPosition): string => {
       const e = this.lastOpen.get(`${p.symbol}|${p.side}`);
       // The event's margin, scaled to the quantity the fills made when the two differ (a late or early frame).
-      return e === undefined ? p.margin : divideDecimal(new Decimal(e.margin).mul(p.qty).toFixed(), e.qty);
+      return e === undefined ? p.margin : new Decimal(e.margin).mul(p.qty).div(e.qty).toFixed();
     };
     for (const c of outsideCloses(before, this.o.portfolio.view().positions, (symbol, side) => this.books.heldOn(symbol, side), this.o.instruments, marginOf)) {
       this.books.closeOutside(c.strategyId, c.symbol, c.side, c.qty, c.loss, now);

@@ -39,6 +39,8 @@ export interface StartOptions {
   readonly venueConfig?: VenueConfig;
   /** Run tag of clientOrderIds (default: from the clock, base 36). */
   readonly runTag?: string;
+  /** The clock the strategies get (default: `clock`; a parity check's live run tells their timers apart). */
+  readonly strategyClock?: Clock;
 }
 
 /** A running bot. */
@@ -117,7 +119,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const failed: string[] = [];
     const lifecycle: { stop?: (reason: string) => Promise<void> } = {};
     const host = new StrategyHost({
-      bus, clock, log, instruments, runTag,
+      bus, clock: opts.strategyClock ?? clock, log, instruments, runTag,
       onFailed: (id) => {
         failed.push(id);
         // With no strategy left running the run has nothing to do: it stops (at once, or as soon as it can once started).

@@ -5,7 +5,7 @@
  * strategy's timers decide at the same instants in both runs (a late tick is late, never pushes the
  * next). Each interval keeps how late its ticks fired, so a backtest can fire the same ticks as late.
  */
-import { LiveClock, type TimerHandle } from '../../core/clock.ts';
+import { LiveClock, type Clock, type TimerHandle } from '../../core/clock.ts';
 
 /** Late ticks kept at most, over all intervals (a 10-minute run of the market maker has a few thousand). */
 export const MAX_LATE_TICKS = 1_000_000;
@@ -15,6 +15,8 @@ export interface GridInterval {
   readonly start: number;
   readonly period: number;
   readonly late: [number, number][];
+  /** Set on an interval a strategy made (through `forStrategies`), not the venue or the bot's own machinery. */
+  readonly strategy?: true;
 }
 
 export class GridClock extends LiveClock {
@@ -23,9 +25,23 @@ export class GridClock extends LiveClock {
   private lateCount = 0;
 
   override setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.interval(fn, ms, false);
+  }
+
+  /** Returns this clock for the strategies: their intervals are marked as theirs. */
+  forStrategies(): Clock {
+    return {
+      now: () => this.now(),
+      setTimeout: (fn, ms) => this.setTimeout(fn, ms),
+      sleep: (ms) => this.sleep(ms),
+      setInterval: (fn, ms) => this.interval(fn, ms, true),
+    };
+  }
+
+  private interval(fn: () => void, ms: number, strategy: boolean): TimerHandle {
     const period = Math.max(1, ms);
     const start = this.now();
-    const rec: GridInterval = { start, period, late: [] };
+    const rec: GridInterval = strategy ? { start, period, late: [], strategy } : { start, period, late: [] };
     this.intervals.push(rec);
     let k = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -4,7 +4,8 @@
  * and size the live bot sent nearest in time (within 100 ms), else the order of the same place in the
  * sequence. Sent within 100 ms of its twin, it reaches the backtest exchange when the twin reached the
  * venue; sent at another time, after the twin's entry latency. Orders without a twin take the recorded
- * round trips' (latest trip before); reports come back after the user stream's recorded delays.
+ * round trips' (latest trip before); reports come back as the user stream brought the live ones
+ * (streamDelay), and no earlier than `heldUntil` says (a stall of the live run, stalls.ts).
  */
 import { recordedLatency, type LatencyModel, type RecordedRoundTrip } from '../../backtest/exchange/latency.ts';
 import { bookSideOf, type OrderRequest } from '../../backtest/exchange/types.ts';
@@ -24,10 +25,11 @@ export const SAME_DECISION_MS = 100;
 export function parityLatency(
   trips: readonly RecordedRoundTrip[], byOrder: ReadonlyMap<string, OrderTrips>, reports: readonly { ts: number; recvTs: number }[] = [],
   afterItsMs: ReadonlySet<string> = new Set(), keys: ReadonlyMap<string, string> = new Map(), refused: ReadonlyMap<string, number> = new Map(),
+  heldUntil: (t: number) => number | undefined = () => undefined,
 ): LatencyModel {
   const fallback = recordedLatency(trips);
-  const pushed = reports.filter((r) => r.recvTs >= r.ts).map((r) => ({ request: r.ts, exchange: r.ts, response: r.recvTs }));
-  const stream = pushed.length > 0 ? recordedLatency(pushed) : fallback;
+  const pushed = reports.filter((r) => r.recvTs >= r.ts);
+  const stream = pushed.length > 0 ? streamDelay(pushed) : (t: number) => fallback.response(t);
   const bySeq = new Map<number, string>();
   // Live orders by side, price and size, in the order sent.
   const byKey = new Map<string, string[]>();
@@ -80,7 +82,36 @@ export function parityLatency(
       // venue, the live bot's own lag (a late timer on a busy event loop) included; another decision meets its twin's latency.
       return Math.abs(t.request - now) <= SAME_DECISION_MS ? Math.max(0, arrived - now) : arrived - t.request;
     },
-    response: (now) => stream.response(now),
+    response: (now) => {
+      const d = stream(now);
+      const until = heldUntil(now);
+      return until === undefined ? d : Math.max(d, until - now);
+    },
+  };
+}
+
+/**
+ * Returns the delay of a report the backtest makes at venue time t, from the live user stream's reports
+ * (venue time `ts`, read at `recvTs`): the smaller of the delays the live reports just before and just
+ * after t had, and never before the live report just before t was read (the stream is read in order: a
+ * stall that held that report held anything made after it until it was read). Taking the delay of the
+ * report before alone carried a stall's delay (100 ms on a loaded machine) to reports made after it ended.
+ */
+export function streamDelay(reports: readonly { ts: number; recvTs: number }[]): (t: number) => number {
+  const sorted = [...reports].sort((a, b) => a.ts - b.ts);
+  return (t) => {
+    // The first report made after t.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.ts <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = lo > 0 ? sorted[lo - 1]! : undefined;
+    const after = lo < sorted.length ? sorted[lo]! : undefined;
+    const delay = Math.min(before === undefined ? Infinity : before.recvTs - before.ts, after === undefined ? Infinity : after.recvTs - after.ts);
+    return Math.max(delay, before === undefined ? 0 : before.recvTs - t);
   };
 }
 

@@ -65,7 +65,7 @@ export async function runLive(loaded: LoadedConfig, o: LiveOptions): Promise<Liv
   const record = runRecordSchema.parse({ out: resolve(o.recordDir), topics: ['diffDepth', 'trade'], orders: true, hourly: false });
   const config = { ...loaded.config, record };
   const clock = o.clock ?? new GridClock();
-  const app = await startApp({ config, baseDir: loaded.baseDir }, { clock, ...(o.log ? { log: o.log } : {}), venueConfig });
+  const app = await startApp({ config, baseDir: loaded.baseDir }, { clock, ...(clock instanceof GridClock ? { strategyClock: clock.forStrategies() } : {}), ...(o.log ? { log: o.log } : {}), venueConfig });
   const now = (): number => clock.now();
   // startApp returns right after the strategies started: a backtest started here runs their timers in the same phase.
   const from = now();

@@ -15,6 +15,7 @@ import { Decimal } from '../../core/fixed.ts';
 import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
 import { frameLine, markerLine } from '../../data/capture/line-format.ts';
 import type { OrderUpdateEvent } from '../../model/events.ts';
+import { CLOCKS_APART_MS } from './stalls.ts';
 
 /** One change of the bot's resting size at a level, at venue time `time`. */
 interface OwnChange {
@@ -35,6 +36,10 @@ export interface OwnRemovalStats {
   lines: number;
   /** Recorded trades taken out: the bot's own taker fills. */
   tradesRemoved: number;
+  /** Book changes and trades the venue sent during a stall of the live run, held until the bot's late tick had fired (stalls.ts). */
+  held: number;
+  /** Frames stamped as read before the venue's time on them (the recorder's clock behind the venue's), moved to that time. */
+  early: number;
 }
 
 const keyOf = (symbol: string, side: 'b' | 'a', price: string): string => `${symbol}|${side}|${new Decimal(price).toFixed()}`;
@@ -99,11 +104,15 @@ type Level = [string, string];
 
 /**
  * Copies the market capture of `from` into `to` with the bot's own resting size taken out of every
- * diffDepth level and REST snapshot level, at the venue time of the push; returns what it did.
+ * diffDepth level and REST snapshot level, at the venue time of the push; returns what it did. A frame
+ * the venue sent and the recorder read at times for which `heldUntil` names a later time (ms, a stall
+ * of the live run) is received no earlier.
  */
-export async function removeOwnOrders(from: string, to: string, reports: readonly OrderUpdateEvent[], problems: string[]): Promise<OwnRemovalStats> {
+export async function removeOwnOrders(
+  from: string, to: string, reports: readonly OrderUpdateEvent[], problems: string[], heldUntil: (venueMs: number, recvMs: number) => number | undefined = () => undefined,
+): Promise<OwnRemovalStats> {
   const book = new OwnBook(ownChanges(reports));
-  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0, trades: 0 };
+  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0, trades: 0, held: 0, early: 0 };
   // The bot's own taker fills (a maker fill's trade was another's order taking the bot's quote: it stays).
   const ownTrades = new Set(reports.filter((r) => !r.maker && r.tradeId !== undefined && r.tradeId !== '').map((r) => r.tradeId!));
   const adjust = (symbol: string, side: 'b' | 'a', levels: unknown): void => {
@@ -133,15 +142,40 @@ export async function removeOwnOrders(from: string, to: string, reports: readonl
   const write = async (line: string): Promise<void> => {
     if (!gz.write(line)) await once(gz, 'drain');
   };
+  // Receive times stay in order once frames are held.
+  let last = 0n;
   for await (const r of reader.records()) {
     stats.lines++;
     if (r.marker === 'snapshot') await write(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
     else if (r.marker !== undefined) await write(markerLine(r.ns, r.marker, r.frame));
-    else await write(frameLine(r.ns, depthWithout(tradesWithout(r.frame, ownTrades, () => stats.trades++), book, adjust)));
+    else {
+      const sent = venueMsOf(r.frame);
+      const until = sent === undefined ? undefined : heldUntil(sent, Number(r.ns / 1_000_000n));
+      let ns = r.ns;
+      // Never read before the venue sent it: a recorder whose clock fell behind the venue's (the wall clock stepped) would show
+      // the backtest's bot, and its exchange, each change before it happened. Less than the two clocks' own spread is no sign of that.
+      if (sent !== undefined && BigInt(sent - CLOCKS_APART_MS) * 1_000_000n > ns) {
+        stats.early++;
+        ns = BigInt(sent) * 1_000_000n;
+      }
+      if (until !== undefined && BigInt(until) * 1_000_000n > ns) {
+        stats.held++;
+        ns = BigInt(until) * 1_000_000n;
+      }
+      if (ns < last) ns = last;
+      last = ns;
+      await write(frameLine(ns, depthWithout(tradesWithout(r.frame, ownTrades, () => stats.trades++), book, adjust)));
+    }
   }
   gz.end();
   await done;
-  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines, tradesRemoved: stats.trades };
+  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines, tradesRemoved: stats.trades, held: stats.held, early: stats.early };
+}
+
+/** Returns the venue time (ms) of a diffDepth or trade frame: its first entry's `t`. */
+function venueMsOf(frame: string): number | undefined {
+  const m = /"data":\[\{[^{}]*?"t":(\d+)/.exec(frame);
+  return m === null ? undefined : Number(m[1]);
 }
 
 /** Returns a trade frame without the trades `own` names, other frames unchanged. */

@@ -7,9 +7,10 @@ import { decimalUnits } from '../../sim/engine/units.ts';
 import type { Journal } from './journal.ts';
 import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, type PlacedOrder, type PublicTrade } from './latency.ts';
 import { refusedArrivals } from './refusals.ts';
+import type { Stalls } from './stalls.ts';
 
-/** Returns the latency model's maker for `symbol` (the journal must hold at least one round trip). */
-export async function parityLatencyOf(journal: Journal, catalog: string, symbol: string, inst: CatalogInstrument): Promise<() => LatencyModel> {
+/** Returns the latency model's maker for `symbol` (the journal must hold at least one round trip); `stalls` are the live run's late strategy ticks. */
+export async function parityLatencyOf(journal: Journal, catalog: string, symbol: string, inst: CatalogInstrument, stalls?: Stalls): Promise<() => LatencyModel> {
   // Orders that reached the venue after others' trades of their millisecond, from the recorded trades of the milliseconds orders were placed in.
   const placed: PlacedOrder[] = journal.orders.filter((x) => x.venueMs !== undefined).map((x) => ({ clientOrderId: x.clientOrderId, ms: x.venueMs!, buy: x.side.startsWith('BUY'), price: x.price }));
   const placedMs = new Set(placed.map((x) => x.ms));
@@ -34,5 +35,8 @@ export async function parityLatencyOf(journal: Journal, catalog: string, symbol:
   for (const x of journal.orders) {
     if (x.price !== undefined && x.quantity !== '') keys.set(x.clientOrderId, orderKey(x.side.startsWith('BUY'), decimalUnits(x.price, sim.tick), decimalUnits(x.quantity, sim.step)));
   }
-  return () => parityLatency(journal.trips, journal.byOrder, journal.reports, afterItsMs, keys, refusedAt);
+  // A report made while a strategy tick was overdue reached the live bot after it, where the user stream shows that happened.
+  const witnessed = stalls?.witnessedBy(journal.reports);
+  const heldUntil = witnessed === undefined ? undefined : (t: number): number | undefined => witnessed.end(t);
+  return () => parityLatency(journal.trips, journal.byOrder, journal.reports, afterItsMs, keys, refusedAt, heldUntil);
 }

@@ -18,6 +18,7 @@ import { laggedClock } from './lagged-clock.ts';
 import { parityLatencyOf } from './recorded-latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
 import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
+import { Stalls } from './stalls.ts';
 
 export interface ParityOptions {
   readonly out: string;
@@ -86,7 +87,9 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const problems = [...journal.problems];
 
   o.onStage?.('taking the bot\'s own orders out of the recorded book');
-  const ownRemoval = await removeOwnOrders(dirs.recording, dirs.publicBook, journal.reports, problems);
+  // What the venue sent while a strategy tick was overdue reached the live bot after that tick (stalls.ts).
+  const stalls = Stalls.of(live.intervals, live.from);
+  const ownRemoval = await removeOwnOrders(dirs.recording, dirs.publicBook, journal.reports, problems, (t, recv) => stalls.end(t, recv));
   o.onStage?.(`converting the recording into a catalog at ${dirs.catalog}`);
   const converted = await convert({ inputs: [dirs.publicBook], out: dirs.catalog });
   const inst = converted.index.instruments[symbol];
@@ -100,7 +103,7 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: live.balances, fees: live.fees, from: undefined, to: undefined } },
   };
   const trips = journal.trips;
-  const recorded = trips.length > 0 ? await parityLatencyOf(journal, dirs.catalog, symbol, inst) : undefined;
+  const recorded = trips.length > 0 ? await parityLatencyOf(journal, dirs.catalog, symbol, inst, stalls) : undefined;
   const backtest = await runBacktest(btLoaded, {
     log,
     // From the instant the live strategies started, so that their timers tick in the same phase (the book before is warmed up),

@@ -1,4 +1,4 @@
-// The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, and strategy timers on the live run's ticks.
+// The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, strategy timers on the live run's ticks, and when the live bot could have read what the venue sent in a stall.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
-import { orderKey, ordersAfterTradesOfTheirMs, parityLatency } from '../../../src/app/parity/latency.ts';
+import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, streamDelay } from '../../../src/app/parity/latency.ts';
+import { GridClock } from '../../../src/app/parity/grid-clock.ts';
+import { Stalls } from '../../../src/app/parity/stalls.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
 import { arrivalsFromBook } from '../../../src/app/parity/refusals.ts';
@@ -256,5 +258,80 @@ describe('laggedClock', () => {
     // Grid 10 097, 10 197 (+30), 10 297 (+150: fires at 10 447, so the tick due at 10 397 is dropped), then 10 497 and 10 597.
     expect(fired).toEqual([10_097, 10_227, 10_447, 10_497, 10_597]);
     expect(other).toEqual([10_250, 10_500, 10_750]);
+  });
+});
+
+describe('Stalls', () => {
+  // A strategy tick due at 1 000 that fired at 1 016, one due at 2 000 that fired at 2 003; a venue interval's late tick does not count.
+  const intervals = [
+    { start: 900, period: 100, late: [[1, 16], [11, 3]] as [number, number][], strategy: true as const },
+    { start: 0, period: 50, late: [[20, 40]] as [number, number][] },
+  ];
+  const stalls = Stalls.of(intervals, 900);
+
+  it('holds what the venue sent while a strategy tick was overdue until that tick fired, unless a witness read it well before', () => {
+    // Sent at 1 007 within the tick's stall and read at 1 015.6 (the recorder's clock, within a ms of the tick's): after the tick.
+    expect(stalls.end(1_007, 1_015)).toBe(1_016);
+    // Read 10 ms before the tick fired: the loop read its sockets, the bot saw it before.
+    expect(stalls.end(1_007, 1_006)).toBeUndefined();
+    // Sent before the tick was due, or after it fired: as recorded.
+    expect(stalls.end(999, 1_016)).toBeUndefined();
+    expect(stalls.end(1_017, 1_017)).toBeUndefined();
+    // The venue interval's late tick (due 1 000, fired 1 040) is no strategy's.
+    expect(stalls.end(1_030, 1_040)).toBeUndefined();
+  });
+
+  it('takes a recording without marked intervals to have the strategies\' made as they started', () => {
+    const unmarked = Stalls.of([{ start: 900, period: 100, late: [[1, 16]] }, { start: 0, period: 50, late: [[20, 40]] }], 900);
+    expect(unmarked.end(1_007, 1_016)).toBe(1_016);
+    expect(unmarked.end(1_030, 1_040)).toBeUndefined();
+  });
+
+  it('holds the backtest\'s reports only in stalls in which the user stream brought a live report after the tick', () => {
+    const witnessed = stalls.witnessedBy([{ ts: 1_010, recvTs: 1_017 }, { ts: 2_001, recvTs: 2_001 }]);
+    expect(witnessed.end(1_005)).toBe(1_016);
+    // The report of 2 001 was read before the tick of 2 003 fired: that stall did not hold the stream.
+    expect(witnessed.end(2_002)).toBeUndefined();
+  });
+});
+
+describe('streamDelay', () => {
+  it('brings a report made after a stall of the user stream ended with the stream\'s delay then, not the stall\'s', () => {
+    const delay = streamDelay([{ ts: 1_000, recvTs: 1_001 }, { ts: 1_239, recvTs: 1_344 }, { ts: 1_376, recvTs: 1_377 }]);
+    // Made at 1 370, after the report of 1 239 that waited 105 ms was read at 1 344: 1 ms, as the stream's next report had.
+    expect(delay(1_370)).toBe(1);
+    // Made at 1 300, during that stall: not before the report made before it was read.
+    expect(delay(1_300)).toBe(44);
+    // Before any report and after the last: the nearest one's delay.
+    expect(delay(900)).toBe(1);
+    expect(delay(2_000)).toBe(1);
+  });
+});
+
+describe('removeOwnOrders receive times', () => {
+  it('moves a frame stamped before the venue sent it to the venue\'s time, and holds one sent in a stall until the tick fired', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bh-own-'));
+    mkdirSync(join(dir, 'rec'));
+    const diff = (t: number, v: string): string => JSON.stringify({ symbol: 'BTCUSDT', topic: 'diffDepth', params: { binary: false }, data: [{ e: 0, t, s: 'BTCUSDT', v, b: [['30000.1', '0.5']], a: [] }], f: false });
+    const ns = (ms: number): bigint => BigInt(ms) * 1_000_000n;
+    writeFileSync(join(dir, 'rec', 'market-20231114T221320Z-0000.cap.gz'), gzipSync(
+      // Read 23 ms before it was sent (the recorder's clock behind); read as sent; sent at T0 + 50 in a stall that ended at T0 + 56.
+      frameLine(ns(T0 + 10) - 23_000_000n, diff(T0 + 10, '1_1')) + frameLine(ns(T0 + 20) + 300_000n, diff(T0 + 20, '2_1')) + frameLine(ns(T0 + 55) + 700_000n, diff(T0 + 50, '3_1')),
+    ));
+    const stats = await removeOwnOrders(join(dir, 'rec'), join(dir, 'pub'), [], [], (t, recv) => (t >= T0 + 45 && t <= T0 + 56 && recv >= T0 + 55 ? T0 + 56 : undefined));
+    const times = gunzipSync(readFileSync(join(dir, 'pub', 'market-public.jsonl.gz'))).toString('utf8').trim().split('\n').map((l) => BigInt(l.slice(0, l.indexOf(' '))));
+    expect(times).toEqual([ns(T0 + 10), ns(T0 + 20) + 300_000n, ns(T0 + 56)]);
+    expect([stats.early, stats.held]).toEqual([1, 1]);
+  });
+});
+
+describe('GridClock.forStrategies', () => {
+  it('marks the intervals the strategies make, not the others', () => {
+    const clock = new GridClock();
+    const a = clock.setInterval(() => undefined, 50);
+    const b = clock.forStrategies().setInterval(() => undefined, 100);
+    a.cancel();
+    b.cancel();
+    expect(clock.intervals.map((i) => [i.period, i.strategy === true])).toEqual([[50, false], [100, true]]);
   });
 });

@@ -15,10 +15,11 @@ import { Decimal } from '../../core/fixed.ts';
 import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
 import { frameLine, markerLine } from '../../data/capture/line-format.ts';
 import type { OrderUpdateEvent } from '../../model/events.ts';
+import type { MovedTrade } from './queue-evidence.ts';
 import { CLOCKS_APART_MS } from './stalls.ts';
 
 /** One change of the bot's resting size at a level, at venue time `time`. */
-interface OwnChange {
+export interface OwnChange {
   readonly time: number;
   readonly key: string;
   readonly delta: Decimal;
@@ -40,9 +41,13 @@ export interface OwnRemovalStats {
   held: number;
   /** Frames stamped as read before the venue's time on them (the recorder's clock behind the venue's), moved to that time. */
   early: number;
+  /** Trades replayed after the diff right after them: they filled the bot's quote, so the others ahead of it had gone (queue-evidence.ts). */
+  queueEvidence: number;
+  /** Frames read in the millisecond a strategy tick fired, sent before it was due: read before it (stalls.ts). */
+  before: number;
 }
 
-const keyOf = (symbol: string, side: 'b' | 'a', price: string): string => `${symbol}|${side}|${new Decimal(price).toFixed()}`;
+export const keyOf = (symbol: string, side: 'b' | 'a', price: string): string => `${symbol}|${side}|${new Decimal(price).toFixed()}`;
 
 /** Returns whether a report leaves the order resting in the book with size: a limit order that may rest, still open. */
 function restingQty(ev: OrderUpdateEvent): Decimal {
@@ -79,7 +84,7 @@ export function ownChanges(reports: readonly OrderUpdateEvent[]): OwnChange[] {
 const FINISHED = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
 
 /** The bot's resting size by level as venue time moves forward. */
-class OwnBook {
+export class OwnBook {
   private readonly size = new Map<string, Decimal>();
   private next = 0;
 
@@ -100,19 +105,22 @@ class OwnBook {
   }
 }
 
-type Level = [string, string];
+export type Level = [string, string];
 
 /**
  * Copies the market capture of `from` into `to` with the bot's own resting size taken out of every
  * diffDepth level and REST snapshot level, at the venue time of the push; returns what it did. A frame
  * the venue sent and the recorder read at times for which `heldUntil` names a later time (ms, a stall
- * of the live run) is received no earlier.
+ * of the live run) is received no earlier; one read in the millisecond a strategy tick fired but before
+ * it (`readBefore` names the tick) is received just before that millisecond. The trades `moved` names
+ * are replayed right after the diff it names, at its time (queue-evidence.ts).
  */
 export async function removeOwnOrders(
   from: string, to: string, reports: readonly OrderUpdateEvent[], problems: string[], heldUntil: (venueMs: number, recvMs: number) => number | undefined = () => undefined,
+  moved: ReadonlyMap<string, MovedTrade> = new Map(), readBefore: (venueMs: number, recvMs: number) => number | undefined = () => undefined,
 ): Promise<OwnRemovalStats> {
   const book = new OwnBook(ownChanges(reports));
-  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0, trades: 0, held: 0, early: 0 };
+  const stats = { levelsAdjusted: 0, levelsClamped: 0, removed: new Decimal(0), lines: 0, trades: 0, held: 0, early: 0, queueEvidence: 0, before: 0 };
   // The bot's own taker fills (a maker fill's trade was another's order taking the bot's quote: it stays).
   const ownTrades = new Set(reports.filter((r) => !r.maker && r.tradeId !== undefined && r.tradeId !== '').map((r) => r.tradeId!));
   const adjust = (symbol: string, side: 'b' | 'a', levels: unknown): void => {
@@ -144,6 +152,8 @@ export async function removeOwnOrders(
   };
   // Receive times stay in order once frames are held.
   let last = 0n;
+  // Trades replayed after a later diff, by that diff's record: as many as the bot's maker fills at most.
+  const later = new Map<number, { time: number; trade: string }[]>();
   for await (const r of reader.records()) {
     stats.lines++;
     if (r.marker === 'snapshot') await write(markerLine(r.ns, r.marker, snapshotWithout(r.frame, r.ns, book, adjust)));
@@ -161,21 +171,65 @@ export async function removeOwnOrders(
       if (until !== undefined && BigInt(until) * 1_000_000n > ns) {
         stats.held++;
         ns = BigInt(until) * 1_000_000n;
+      } else if (sent !== undefined) {
+        // Read in the millisecond a strategy tick fired but before it: the backtest takes a timer before the events of its millisecond.
+        const tick = readBefore(sent, Number(ns / 1_000_000n) + Number(ns % 1_000_000n) / 1e6);
+        if (tick !== undefined) {
+          stats.before++;
+          ns = BigInt(tick) * 1_000_000n - 1n;
+        }
       }
       if (ns < last) ns = last;
       last = ns;
-      await write(frameLine(ns, depthWithout(tradesWithout(r.frame, ownTrades, () => stats.trades++), book, adjust)));
+      const frame = moved.size === 0 ? r.frame : tradesMoved(r.frame, moved, (after, time, trade) => {
+        later.set(after, [...(later.get(after) ?? []), { time, trade }]);
+      });
+      if (frame !== undefined) await write(frameLine(ns, depthWithout(tradesWithout(frame, ownTrades, () => stats.trades++), book, adjust)));
+      // Trades held for this diff follow it, at its time.
+      const held = later.get(stats.lines);
+      if (held !== undefined) {
+        later.delete(stats.lines);
+        for (const h of held) {
+          stats.queueEvidence++;
+          last = ns + 1n;
+          await write(frameLine(last, h.trade));
+        }
+      }
     }
   }
   gz.end();
   await done;
-  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines, tradesRemoved: stats.trades, held: stats.held, early: stats.early };
+  return { levelsAdjusted: stats.levelsAdjusted, levelsClamped: stats.levelsClamped, removedQty: stats.removed.toFixed(), lines: stats.lines, tradesRemoved: stats.trades, held: stats.held, early: stats.early, queueEvidence: stats.queueEvidence, before: stats.before };
 }
 
 /** Returns the venue time (ms) of a diffDepth or trade frame: its first entry's `t`. */
 function venueMsOf(frame: string): number | undefined {
   const m = /"data":\[\{[^{}]*?"t":(\d+)/.exec(frame);
   return m === null ? undefined : Number(m[1]);
+}
+
+/**
+ * Returns a trade frame without the trades `moved` names, each handed to `hold` as a frame of its own at
+ * the time it is moved to; undefined when none is left (other frames unchanged).
+ */
+function tradesMoved(frame: string, moved: ReadonlyMap<string, MovedTrade>, hold: (after: number, time: number, trade: string) => void): string | undefined {
+  if (!frame.includes('"trade"')) return frame;
+  let v: { topic?: unknown; data?: unknown };
+  try {
+    v = JSON.parse(frame) as typeof v;
+  } catch {
+    return frame;
+  }
+  if (v.topic !== 'trade' || !Array.isArray(v.data)) return frame;
+  const data = v.data as Record<string, unknown>[];
+  const kept = data.filter((t) => {
+    const m = typeof t['v'] === 'string' ? moved.get(t['v']) : undefined;
+    if (m === undefined) return true;
+    hold(m.afterRecord, m.time, JSON.stringify({ ...v, data: [{ ...t, t: m.time }] }));
+    return false;
+  });
+  if (kept.length === data.length) return frame;
+  return kept.length === 0 ? undefined : JSON.stringify({ ...v, data: kept });
 }
 
 /** Returns a trade frame without the trades `own` names, other frames unchanged. */
@@ -195,7 +249,7 @@ function tradesWithout(frame: string, own: ReadonlySet<string>, removed: () => v
   return JSON.stringify({ ...v, data: kept });
 }
 
-type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;
+export type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;
 
 /** Returns a diffDepth frame with the own size out of its levels (other frames unchanged). */
 function depthWithout(frame: string, book: OwnBook, adjust: Adjust): string {

@@ -17,7 +17,8 @@ import { readJournal, type Journal } from './journal.ts';
 import { laggedClock } from './lagged-clock.ts';
 import { parityLatencyOf } from './recorded-latency.ts';
 import { embeddedVenueOf, recordedLive, runLive, type LiveRun } from './live.ts';
-import { removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
+import { ownChanges, removeOwnOrders, type OwnRemovalStats } from './own-book.ts';
+import { aheadGone } from './queue-evidence.ts';
 import { Stalls } from './stalls.ts';
 
 export interface ParityOptions {
@@ -89,7 +90,9 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   o.onStage?.('taking the bot\'s own orders out of the recorded book');
   // What the venue sent while a strategy tick was overdue reached the live bot after that tick (stalls.ts).
   const stalls = Stalls.of(live.intervals, live.from);
-  const ownRemoval = await removeOwnOrders(dirs.recording, dirs.publicBook, journal.reports, problems, (t, recv) => stalls.end(t, recv));
+  // Where a live fill shows the others ahead of the bot's quote had gone before the recorded book showed it.
+  const moved = await aheadGone(dirs.recording, journal.reports, ownChanges(journal.reports));
+  const ownRemoval = await removeOwnOrders(dirs.recording, dirs.publicBook, journal.reports, problems, (t, recv) => stalls.end(t, recv), moved, (t, recv) => stalls.readBefore(t, recv));
   o.onStage?.(`converting the recording into a catalog at ${dirs.catalog}`);
   const converted = await convert({ inputs: [dirs.publicBook], out: dirs.catalog });
   const inst = converted.index.instruments[symbol];

@@ -10,6 +10,11 @@
  * timer can also fire late while the loop still reads its sockets. The recorder's socket and the user
  * stream's stamp each message as read, on clocks within a millisecond of the timers'; read more than
  * that before the tick fired, the message was read before it.
+ *
+ * The other way round, within one millisecond: a message sent before a tick was due and read after it
+ * was due, in the millisecond the tick fired, was read as the loop polled its sockets, which comes
+ * before the timers that fell due meanwhile. The backtest takes a timer before the events of its
+ * millisecond, so such a message is received just before that millisecond.
  */
 import type { GridInterval } from './grid-clock.ts';
 
@@ -21,9 +26,38 @@ export class Stalls {
   private readonly spans: [number, number][];
   private readonly longest: number;
 
-  constructor(spans: [number, number][]) {
+  constructor(spans: [number, number][], private readonly intervals: readonly GridInterval[] = []) {
     this.spans = [...spans].sort((a, b) => a[0] - b[0]);
     this.longest = this.spans.reduce((m, s) => Math.max(m, s[1] - s[0]), 0);
+  }
+
+  /**
+   * Returns the fire time of a strategy tick a message sent at `t` and read at `recv` (ms, with its fraction)
+   * came before, though read in the millisecond the tick fired: the message was sent before the tick was
+   * due and read after (undefined when none). Read after the tick was due and before it had fired, it was
+   * read as the loop polled its sockets, which it does before it runs the timers that fell due meanwhile.
+   */
+  readBefore(t: number, recv: number): number | undefined {
+    const ms = Math.floor(recv);
+    for (const i of this.intervals) {
+      const late = this.lateOf(i);
+      const k1 = Math.floor((ms - i.start) / i.period);
+      for (const k of [k1, k1 - 1]) {
+        if (k < 1) continue;
+        const due = i.start + k * i.period;
+        const fired = due + (late.get(k) ?? 0);
+        if (fired === ms && t < due && recv >= due) return fired;
+      }
+    }
+    return undefined;
+  }
+
+  private readonly lates = new Map<GridInterval, Map<number, number>>();
+
+  private lateOf(i: GridInterval): Map<number, number> {
+    let m = this.lates.get(i);
+    if (m === undefined) this.lates.set(i, (m = new Map(i.late)));
+    return m;
   }
 
   /**
@@ -33,7 +67,7 @@ export class Stalls {
   static of(intervals: readonly GridInterval[], from: number): Stalls {
     const marked = intervals.filter((i) => i.strategy === true);
     const theirs = marked.length > 0 ? marked : intervals.filter((i) => i.start >= from - 1 && i.start <= from);
-    return new Stalls(theirs.flatMap((i) => i.late.map(([k, lag]): [number, number] => [i.start + k * i.period, i.start + k * i.period + lag])));
+    return new Stalls(theirs.flatMap((i) => i.late.map(([k, lag]): [number, number] => [i.start + k * i.period, i.start + k * i.period + lag])), theirs);
   }
 
   /**

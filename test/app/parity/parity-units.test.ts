@@ -9,6 +9,7 @@ import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
 import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, streamDelay } from '../../../src/app/parity/latency.ts';
 import { GridClock } from '../../../src/app/parity/grid-clock.ts';
 import { Stalls } from '../../../src/app/parity/stalls.ts';
+import { aheadGone } from '../../../src/app/parity/queue-evidence.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts';
 import { arrivalsFromBook } from '../../../src/app/parity/refusals.ts';
@@ -333,5 +334,54 @@ describe('GridClock.forStrategies', () => {
     a.cancel();
     b.cancel();
     expect(clock.intervals.map((i) => [i.period, i.strategy === true])).toEqual([[50, false], [100, true]]);
+  });
+});
+
+describe('Stalls.readBefore', () => {
+  it('names the tick a message was read before within the millisecond the tick fired, when sent before the tick was due', () => {
+    // Ticks due at 1 000 (fired 1 001) and 1 100 (on time).
+    const stalls = Stalls.of([{ start: 900, period: 100, late: [[1, 1]], strategy: true }], 900);
+    expect(stalls.readBefore(999, 1_001.3)).toBe(1_001);
+    expect(stalls.readBefore(1_098, 1_100.2)).toBe(1_100);
+    // Sent once the tick was due (a stall: stalls.end holds it), read in another millisecond, or read before the tick was due.
+    expect(stalls.readBefore(1_000, 1_001.3)).toBeUndefined();
+    expect(stalls.readBefore(999, 1_002.1)).toBeUndefined();
+    expect(stalls.readBefore(1_098, 1_099.9)).toBeUndefined();
+  });
+});
+
+describe('aheadGone', () => {
+  const ns = (ms: number): bigint => BigInt(ms) * 1_000_000n;
+  const diff = (t: number, v: string, qty: string): string => JSON.stringify({ symbol: 'BTCUSDT', topic: 'diffDepth', params: { binary: false }, data: [{ e: 0, t, s: 'BTCUSDT', v, b: [], a: [['30000.1', qty]] }], f: false });
+  const trade = (t: number, v: string): string => JSON.stringify({ symbol: 'BTCUSDT', topic: 'trade', params: { binary: false }, data: [{ v, t, p: '30000.1', q: '0.002', m: false }], f: false });
+  const quote = [
+    report({ side: 'SELL', price: '30000.1', ts: T0 + 5 }),
+    report({ side: 'SELL', price: '30000.1', status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.1', tradeId: '50', maker: true, ts: T0 + 100 }),
+  ];
+  const run = async (firstQty: string): Promise<{ times: bigint[]; frames: string[]; moved: number }> => {
+    const dir = mkdtempSync(join(tmpdir(), 'bh-queue-'));
+    mkdirSync(join(dir, 'rec'));
+    writeFileSync(join(dir, 'rec', 'market-20231114T221320Z-0000.cap.gz'), gzipSync(
+      frameLine(ns(T0), diff(T0, '1_1', firstQty)) + frameLine(ns(T0 + 10), diff(T0 + 10, '2_1', '0.007')) + frameLine(ns(T0 + 100), trade(T0 + 100, '50')) + frameLine(ns(T0 + 101), diff(T0 + 101, '3_1', '0')),
+    ));
+    const moved = await aheadGone(join(dir, 'rec'), quote, ownChanges(quote));
+    const stats = await removeOwnOrders(join(dir, 'rec'), join(dir, 'pub'), quote, [], undefined, moved);
+    const lines = gunzipSync(readFileSync(join(dir, 'pub', 'market-public.jsonl.gz'))).toString('utf8').trim().split('\n');
+    return { times: lines.map((l) => BigInt(l.slice(0, l.indexOf(' ')))), frames: lines.map((l) => l.slice(l.indexOf(' ') + 1)), moved: stats.queueEvidence };
+  };
+
+  it('replays a trade that filled the bot\'s quote after the diff that shows the others ahead of it gone, at its time', async () => {
+    // Others had 0.005 there when the quote came (ahead of it); the trade filled the quote all the same: they had left.
+    const r = await run('0.005');
+    expect(r.moved).toBe(1);
+    expect(r.frames.map((f) => (JSON.parse(f) as { topic: string }).topic)).toEqual(['diffDepth', 'diffDepth', 'diffDepth', 'trade']);
+    expect((JSON.parse(r.frames[3]!) as { data: { t: number; v: string }[] }).data[0]).toMatchObject({ v: '50', t: T0 + 101 });
+    expect(r.times[3]! > r.times[2]!).toBe(true);
+  });
+
+  it('leaves the trade where it was when the others came after the quote (behind it in the queue)', async () => {
+    const r = await run('0');
+    expect(r.moved).toBe(0);
+    expect(r.frames.map((f) => (JSON.parse(f) as { topic: string }).topic)).toEqual(['diffDepth', 'diffDepth', 'trade', 'diffDepth']);
   });
 });

@@ -20,6 +20,7 @@ export function parityLines(p: ParityResult, decimals: number): string[] {
     `parity ${p.symbol}: ${p.durationMs / 1000} s live on the embedded venue vs its backtest on the recording`,
     `  recorded latency: ${p.latency.trips} round trips, mean entry ${p.latency.meanEntryMs.toFixed(1)} ms, mean response ${p.latency.meanResponseMs.toFixed(1)} ms`,
     `  own orders out of the recorded book: ${p.ownRemoval.levelsAdjusted} levels lowered (${p.ownRemoval.levelsClamped} clamped at zero), ${p.ownRemoval.removedQty} ${p.base} in all; ${p.ownRemoval.tradesRemoved} own taker trades out of the recorded trades`,
+    `  receive times: ${p.ownRemoval.held} messages held past a late strategy tick, ${p.ownRemoval.before} read just before one, ${p.ownRemoval.early} stamped before they were sent; ${p.ownRemoval.queueEvidence} trades replayed after the diff that showed the others ahead of the quote gone`,
     row('', 'live', 'backtest'),
     row('orders placed', ...side((m) => m.orders)),
     row('fills', ...side((m) => m.fills)),

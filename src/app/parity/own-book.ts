@@ -15,7 +15,6 @@ import { Decimal } from '../../core/fixed.ts';
 import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
 import { frameLine, markerLine } from '../../data/capture/line-format.ts';
 import type { OrderUpdateEvent } from '../../model/events.ts';
-import type { MovedTrade } from './queue-evidence.ts';
 import { CLOCKS_APART_MS } from './stalls.ts';
 
 /** One change of the bot's resting size at a level, at venue time `time`. */
@@ -105,7 +104,13 @@ export class OwnBook {
   }
 }
 
-export type Level = [string, string];
+type Level = [string, string];
+
+/** A trade to replay after a later diff (queue-evidence.ts): the diff's record (1-based, markers counted) and its venue time. */
+export interface MovedTrade {
+  readonly afterRecord: number;
+  readonly time: number;
+}
 
 /**
  * Copies the market capture of `from` into `to` with the bot's own resting size taken out of every
@@ -249,7 +254,7 @@ function tradesWithout(frame: string, own: ReadonlySet<string>, removed: () => v
   return JSON.stringify({ ...v, data: kept });
 }
 
-export type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;
+type Adjust = (symbol: string, side: 'b' | 'a', levels: unknown) => void;
 
 /** Returns a diffDepth frame with the own size out of its levels (other frames unchanged). */
 function depthWithout(frame: string, book: OwnBook, adjust: Adjust): string {

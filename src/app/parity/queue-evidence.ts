@@ -13,16 +13,10 @@
 import { Decimal } from '../../core/fixed.ts';
 import { CaptureReader, captureFiles } from '../../data/capture/index.ts';
 import type { OrderUpdateEvent } from '../../model/events.ts';
-import { keyOf, OwnBook, type OwnChange } from './own-book.ts';
+import { keyOf, OwnBook, type MovedTrade, type OwnChange } from './own-book.ts';
 
 /** How long after a fill of the bot's quote the diff showing the others gone may come: two of the live run's pushes (50 ms). */
 export const QUEUE_EVIDENCE_WINDOW_MS = 100;
-
-/** A trade to replay after a later diff: the diff's record (1-based, markers counted) and its venue time. */
-export interface MovedTrade {
-  readonly afterRecord: number;
-  readonly time: number;
-}
 
 /** A fill of the bot's quote waiting for the diff after it. */
 interface Waiting {

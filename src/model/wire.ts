@@ -125,18 +125,23 @@ export function reqTime(obj: WireObject, key: string, path: string, raw: unknown
   const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && isShortUint(v)) return Number(v);
+  if (typeof v === 'string') {
+    const n = shortUint(v);
+    if (n >= 0) return n;
+  }
   return timeOf(v, at(path, key));
 }
 
-/** Returns true for 1 to 15 digits: a time Number() reads exactly (timeOf judges every other form). */
-function isShortUint(v: string): boolean {
-  if (v.length === 0 || v.length > 15) return false;
+/** Returns the value of 1 to 15 digits (exact in a double, read as the digits are checked), else -1 (timeOf judges every other form). */
+function shortUint(v: string): number {
+  if (v.length === 0 || v.length > 15) return -1;
+  let n = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+    if (c < 48 || c > 57) return -1;
+    n = n * 10 + (c - 48);
   }
-  return true;
+  return n;
 }
 
 /** Returns an optional time as a number (undefined when absent or null). */

@@ -60,10 +60,10 @@ const MAX_KEYS = 10_000;
 const HELD_SLOTS = 1 << 16;
 
 /**
- * How many orders held hash to each slot, so the first report of an order (the usual report of a busy
- * stream: most orders are reported once, filled) is told from the map of up to 10,000 orders without
- * reading it: that read misses the cache on every such report. Zero means not held; any other count
- * means look in the map. A count that reaches 255 stays there (it then only costs map reads).
+ * How many orders held hash to each slot, so an order's first report (every order has one; for an order
+ * filled on placement it is the fill) is told from the map of up to 10,000 orders without reading it: that
+ * read misses the cache on every such report. Zero means not held; any other count means look in the
+ * map. A count that reaches 255 stays there (it then only costs map reads).
  */
 class HeldFilter {
   private readonly counts = new Uint8Array(HELD_SLOTS);

@@ -160,7 +160,7 @@ export class ReportSequencer {
 
   private note(ev: OrderUpdateEvent): void {
     // A report of the same order pushed while this one was delivered noted it already, and later.
-    if (this.orders.has(ev.orderId)) return;
+    if (this.held.mayHold(ev.orderId) && this.orders.has(ev.orderId)) return;
     const rank = statusRank(ev.status);
     const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
     this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });

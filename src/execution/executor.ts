@@ -174,8 +174,6 @@ export class OrderExecutor {
   private idleWaiters: (() => void)[] = [];
   /** True while a stream report is applied; orders it settles are forgotten by afterDelivery (settled). */
   private streaming = false;
-  /** True while a stream report that carries a fill is applied, until its order's change reaches the feed. */
-  private fillFollows = false;
   private readonly settled: string[] = [];
   /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
   private readonly delivered: OrderFill[] = [];
@@ -212,10 +210,7 @@ export class OrderExecutor {
     });
     this.store.on((ev) => {
       if (ev.type !== 'order') return;
-      // The first change a stream report with a fill makes is its order's: the feed shows it with the fill (streamFill, next).
-      const fillFollows = this.fillFollows;
-      this.fillFollows = false;
-      this.feed.onOrder(ev.order, fillFollows);
+      this.feed.onOrder(ev.order);
       if (!isTerminal(ev.order.phase)) return;
       // A settled order is never queried again: what settling it needed is forgotten, after the delivery of a stream report.
       if (this.streaming) this.settled.push(ev.order.clientOrderId);
@@ -661,13 +656,11 @@ export class OrderExecutor {
   /** Applies a stream report: the order moves forward, then the fill it carries is counted at once (and applied to the portfolio when it names its trade id). */
   private onStreamReport(ev: OrderUpdateEvent): void {
     this.streaming = true;
-    this.fillFollows = compareDecimal(ev.lastQty, '0') > 0;
     let next: LocalOrder | undefined;
     try {
       next = this.onReport(reportOfEvent(ev), 'stream', false);
     } finally {
       this.streaming = false;
-      this.fillFollows = false;
     }
     // An unknown order (undefined) changed nothing, so nothing is left to forget.
     if (next === undefined) return;

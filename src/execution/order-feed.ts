@@ -85,8 +85,6 @@ export class OrderFeed {
   private readonly history: OrderHistoryOptions;
   /** The entry onOrder took last: a stream report's fill (streamFill) follows its order's change, so it finds its entry here without a second lookup. */
   private recent: Entry | undefined;
-  /** An order whose change onOrder left for its stream fill to show (streamFill shows both, or the change alone when it counts no fill). */
-  private held: Entry | undefined;
 
   constructor(private readonly clock: Clock, private readonly instruments: ReadonlyMap<string, Instrument>, history: Partial<OrderHistoryOptions> = {}) {
     this.history = { maxOrders: 10_000, maxAgeMs: 3_600_000, ...history };
@@ -125,13 +123,8 @@ export class OrderFeed {
     return { live: this.live.size, finished: this.finished.size };
   }
 
-  /**
-   * Takes a change of the executor's order state. With `fillFollows` (a stream report that carries a fill:
-   * streamFill comes next) the change is shown by streamFill, with the fill: the same views in the same
-   * order, and the order's status worked out once.
-   */
-  onOrder(local: LocalOrder, fillFollows = false): void {
-    this.release();
+  /** Takes a change of the executor's order state. */
+  onOrder(local: LocalOrder): void {
     const link = local.link;
     // The order's link leads to its entry (one lookup per report, the store's); an order without one, or whose entry left the history, is looked up.
     const linked = link?.feed as Entry | undefined;
@@ -153,15 +146,6 @@ export class OrderFeed {
     if (link !== undefined && e !== linked) link.feed = e;
     e.local = local;
     this.recent = e;
-    if (fillFollows) this.held = e;
-    else this.publish(e, undefined);
-  }
-
-  /** Shows the change onOrder held, if any (its fill did not come). */
-  private release(): void {
-    const e = this.held;
-    if (e === undefined) return;
-    this.held = undefined;
     this.publish(e, undefined);
   }
 
@@ -173,25 +157,16 @@ export class OrderFeed {
   streamFill(local: LocalOrder, r: OrderUpdateEvent): FillReport | undefined {
     const recent = this.recent;
     const e = recent !== undefined && recent.local === local ? recent : this.live.get(local.clientOrderId) ?? this.finished.get(local.clientOrderId);
-    // The held change is this order's (it came with this report); any other is shown first, as it would have been.
-    if (this.held !== e) this.release();
-    const fill = e === undefined ? undefined : this.countStreamFill(e, r);
-    // No fill counted: the held change is shown alone.
-    if (fill === undefined) this.release();
-    if (fill === undefined || r.tradeId === undefined) return undefined;
-    e!.streamed.add(r.tradeId);
-    return this.fillReport(e!.local, fill);
-  }
-
-  /** Counts the fill a stream report carries, if it is one not counted before, and shows it (with the order's held change). */
-  private countStreamFill(e: Entry, r: OrderUpdateEvent): OrderFill | undefined {
-    if (compareDecimal(r.lastQty, '0') <= 0) return undefined;
+    if (e === undefined || compareDecimal(r.lastQty, '0') <= 0) return undefined;
     // The report's executed quantity is usually the order's own (just applied): parsed once.
     const hi = r.executedQty === e.local.executedQty ? executedOf(e) : scaled(r.executedQty, 'executedQty');
     const span = scaled(r.lastQty, 'lastQty');
     const tradeId = r.tradeId ?? `${r.orderId}:${r.executedQty}`;
     if (hasTrade(e, tradeId)) return undefined;
-    return this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', subScaled(hi, span), hi, span);
+    const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', subScaled(hi, span), hi, span);
+    if (fill === undefined || r.tradeId === undefined) return undefined;
+    e.streamed.add(r.tradeId);
+    return this.fillReport(e.local, fill);
   }
 
   /**
@@ -200,7 +175,6 @@ export class OrderFeed {
    * when the portfolio should apply it (also for trades of orders the feed does not know).
    */
   tradeFill(f: FillReport): boolean {
-    this.release();
     const id = this.byVenueId.get(f.orderId);
     const e = id === undefined ? undefined : this.live.get(id) ?? this.finished.get(id);
     if (e === undefined) return true;

@@ -86,13 +86,14 @@ export class Stalls {
   /**
    * Returns the stalls in which the bot read at least one of its own order reports (venue time `ts`,
    * read at `recvTs`) only after the tick: the user stream witnessed them, so a report the backtest
-   * makes in one of them reaches its bot after that tick as well.
+   * makes in one of them reaches its bot after that tick as well. The user stream stamps with the
+   * timers' own clock: a report read in an earlier millisecond than the tick fired was read before it.
    */
   witnessedBy(reports: readonly { ts: number; recvTs: number }[]): Stalls {
     const seen = new Set<[number, number]>();
     for (const r of reports) {
       this.each(r.ts, (s) => {
-        if (r.recvTs >= s[1] - CLOCKS_APART_MS) seen.add(s);
+        if (r.recvTs >= s[1]) seen.add(s);
       });
     }
     return new Stalls([...seen]);

@@ -293,6 +293,8 @@ describe('Stalls', () => {
     expect(witnessed.end(1_005)).toBe(1_016);
     // The report of 2 001 was read before the tick of 2 003 fired: that stall did not hold the stream.
     expect(witnessed.end(2_002)).toBeUndefined();
+    // The user stream stamps on the timers' clock: read a millisecond before the tick fired is read before it.
+    expect(stalls.witnessedBy([{ ts: 1_010, recvTs: 1_015 }]).end(1_005)).toBeUndefined();
   });
 });
 

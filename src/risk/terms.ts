@@ -113,14 +113,27 @@ export function valueOf(instrument: Instrument, qty: Decimal, price: Decimal): D
   }
 }
 
+/** The merged limits already made, per config and name: several checks of every order ask, and a gate's config does not change. */
+const symbolMerged = new WeakMap<RiskConfig, Map<string, SymbolRiskLimits>>();
+const strategyMerged = new WeakMap<RiskConfig, Map<string, StrategyRiskLimits>>();
+
+/** Returns the merged limits of `name` from `cache`, made (and frozen: every caller shares it) by `make` on the first ask. */
+function merged<T extends object>(cache: WeakMap<RiskConfig, Map<string, T>>, config: RiskConfig, name: string, make: () => T): T {
+  let byName = cache.get(config);
+  if (byName === undefined) cache.set(config, (byName = new Map()));
+  let out = byName.get(name);
+  if (out === undefined) byName.set(name, (out = Object.freeze(make())));
+  return out;
+}
+
 /** Returns the limits of a symbol: its own entry over the defaults. */
 export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
-  return { ...config.defaults, ...config.symbols?.[symbol] };
+  return merged(symbolMerged, config, symbol, () => ({ ...config.defaults, ...config.symbols?.[symbol] }));
 }
 
 /** Returns the limits of a strategy: its own entry over the shared ones. */
 export function strategyLimits(config: RiskConfig, strategyId: string): StrategyRiskLimits {
-  return { ...config.strategy, ...config.strategies?.[strategyId] };
+  return merged(strategyMerged, config, strategyId, () => ({ ...config.strategy, ...config.strategies?.[strategyId] }));
 }
 
 /** Throws on a value a switch should never see. */

@@ -120,6 +120,33 @@ export function needsQuote(q: Quote | undefined, want: number, skew: number, req
   return q.skew !== skew && q.ticks !== want;
 }
 
+/** A quote's side. */
+export type QuoteSide = 'BUY' | 'SELL';
+
+// The answers of dueSides, made once: it runs on every refresh.
+const DUE_NONE: readonly QuoteSide[] = [];
+const DUE_BUY: readonly QuoteSide[] = ['BUY'];
+const DUE_SELL: readonly QuoteSide[] = ['SELL'];
+const DUE_BUY_SELL: readonly QuoteSide[] = ['BUY', 'SELL'];
+const DUE_SELL_BUY: readonly QuoteSide[] = ['SELL', 'BUY'];
+
+/** Returns how far a quote is from its target, in ticks (a missing quote is furthest). */
+function distance(q: Quote | undefined, want: number): number {
+  return q === undefined ? Number.MAX_SAFE_INTEGER : Math.abs(q.ticks - want);
+}
+
+/**
+ * Returns the sides whose quote should be (re)sent (needsQuote), the one further from its target
+ * first; equally far, the bid first.
+ */
+export function dueSides(quotes: Readonly<Record<QuoteSide, Quote | undefined>>, want: Targets, skew: number, requoteTicks: number): readonly QuoteSide[] {
+  const buy = needsQuote(quotes.BUY, want.BUY, skew, requoteTicks);
+  const sell = needsQuote(quotes.SELL, want.SELL, skew, requoteTicks);
+  if (!buy) return sell ? DUE_SELL : DUE_NONE;
+  if (!sell) return DUE_BUY;
+  return distance(quotes.SELL, want.SELL) > distance(quotes.BUY, want.BUY) ? DUE_SELL_BUY : DUE_BUY_SELL;
+}
+
 /**
  * The strategy's own count of the orders it sent in the last second and minute, kept under the
  * limits it is given (at most the risk gate's order rate), so it waits for room instead of being

@@ -203,6 +203,8 @@ export class BacktestExchange {
     // Most events cross nothing: the best resting price tells, before any list is made.
     const top = this.restingTop(restSide);
     if (top !== top || (restSide === 0 ? top < price : top > price)) return;
+    // Nor is there anything to fill when the level's liquidity was taken already (the usual case once crossed): no list is made then either.
+    if (this.book.available(bookSide, price) <= 0) return;
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {

@@ -52,6 +52,9 @@ export interface GatewayFill extends FillReport {
   readonly maker: boolean;
 }
 
+/** A contract's position sides, in the order their events go out. */
+const POSITION_SIDES = ['LONG', 'SHORT'] as const;
+
 /** Code the venue answers for an order it does not know. */
 const UNKNOWN_ORDER = -2013;
 /** What the gateway remembers (defaults: 1 000 finished orders, as the exchange; 1 000 fills, more than the reads between two reconciliations ask for). */
@@ -72,8 +75,8 @@ export class ExchangeGateway implements Gateway {
   private readonly cancelling = new Map<string, Waiter[]>();
   private readonly fills: GatewayFill[] = [];
   private nextTradeId = 1;
-  /** The balance last reported per asset and market (two per traded spot symbol, one per contract). */
-  private readonly lastBalance = new Map<string, { free: bigint; locked: bigint }>();
+  /** The balance last reported per market (by symbol) and asset (two per traded spot symbol, one per contract): the market tells the account. */
+  private readonly lastBalance = new Map<string, Map<string, { free: bigint; locked: bigint }>>();
   /** The position last reported per contract side, as its event's text. */
   private readonly lastPosition = new Map<string, string>();
 
@@ -92,7 +95,7 @@ export class ExchangeGateway implements Gateway {
   onReport(symbol: string, r: ExecutionReport): void {
     const t = this.orders.get(r.clientOrderId);
     if (r.execType === 'CANCEL_REJECTED') {
-      this.settleCancel(r.clientOrderId, undefined, venueErrorFor(r.code, `cancel refused (${r.code})`, { httpStatus: 400 }));
+      if (this.cancelling.has(r.clientOrderId)) this.settleCancel(r.clientOrderId, undefined, refusal(r.code, `cancel refused (${r.code})`));
       return;
     }
     if (t === undefined || t.symbol !== symbol) return;
@@ -109,7 +112,7 @@ export class ExchangeGateway implements Gateway {
     this.record.order(report, t.req);
     if (r.execType === 'REJECTED') {
       this.forget(r.clientOrderId);
-      this.placing.get(r.clientOrderId)?.reject(venueErrorFor(r.code, `order refused (${r.code})`, { httpStatus: 400 }));
+      this.placing.get(r.clientOrderId)?.reject(refusal(r.code, `order refused (${r.code})`));
       this.placing.delete(r.clientOrderId);
       return;
     }
@@ -156,17 +159,19 @@ export class ExchangeGateway implements Gateway {
     if (acc instanceof ContractAccount) {
       const b = acc.ledger.balance(acc.accountId, acc.token);
       this.balanceEvent('contract', acc.token, m.inst.symbol, b, ts, now);
-      for (const side of ['LONG', 'SHORT'] as const) this.positionEvent(m, acc, side, ts, now);
+      for (const side of POSITION_SIDES) this.positionEvent(m, acc, side, ts, now);
       return;
     }
-    for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) this.balanceEvent('spot', asset, m.inst.symbol, acc.balance(asset), ts, now);
+    this.balanceEvent('spot', m.inst.baseAsset, m.inst.symbol, acc.balance(m.inst.baseAsset), ts, now);
+    this.balanceEvent('spot', m.inst.quoteAsset, m.inst.symbol, acc.balance(m.inst.quoteAsset), ts, now);
   }
 
   private balanceEvent(account: AccountKind, asset: string, symbol: string, b: { free: bigint; locked: bigint }, ts: number, now: number): void {
-    const key = `${account} ${asset} ${symbol}`;
-    const last = this.lastBalance.get(key);
+    let byAsset = this.lastBalance.get(symbol);
+    if (byAsset === undefined) this.lastBalance.set(symbol, (byAsset = new Map()));
+    const last = byAsset.get(asset);
     if (last !== undefined && last.free === b.free && last.locked === b.locked) return;
-    this.lastBalance.set(key, b);
+    byAsset.set(asset, b);
     this.sink(balanceUpdateEvent({ ts, recvTs: now, account, asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
   }
 
@@ -313,6 +318,21 @@ export class ExchangeGateway implements Gateway {
     this.finished.push(id);
     const keep = this.bounds.finishedOrders;
     if (this.finished.length > 2 * keep) for (const old of this.finished.splice(0, this.finished.length - keep)) this.orders.delete(old);
+  }
+}
+
+/**
+ * Returns the venue's error for an order or cancel the exchange refused, made without a stack trace:
+ * such a refusal is an answer, as the venue's is, not a fault, and the stack (the replay's, many frames
+ * deep) would cost more than the rest of the report; the executor reads only its codes.
+ */
+function refusal(code: number, msg: string): VenueError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return venueErrorFor(code, msg, { httpStatus: 400 });
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

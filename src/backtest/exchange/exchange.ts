@@ -78,6 +78,9 @@ const ALREADY_FILLED = -1139;
 const ALREADY_CANCELED = -1142;
 const DUPLICATE_ID = -1141;
 
+/** restingTop of a side without resting orders: an integer, as prices in ticks are (a NaN would be boxed on every call). */
+const NO_REST = -1;
+
 /** What a side without resting orders walks (no iterator made per recorded trade). */
 const NO_PRICES: readonly number[] = [];
 
@@ -93,8 +96,8 @@ export class BacktestExchange {
   private readonly keepFinished: number;
   /** Resting orders per side and price, in arrival order. */
   private readonly resting: [Map<number, ExchOrder[]>, Map<number, ExchOrder[]>] = [new Map(), new Map()];
-  /** Each side's best resting price (restingTop), kept until a resting level comes or goes: every recorded level change asks for it. */
-  private readonly restTop: [number, number] = [NaN, NaN];
+  /** Each side's best resting price (restingTop; NO_REST for none), kept until a resting level comes or goes: every recorded level change asks for it. */
+  private readonly restTop: [number, number] = [NO_REST, NO_REST];
   private readonly restTopKnown: [boolean, boolean] = [true, true];
   /** Waiting STOP orders in arrival order. */
   private stops: ExchOrder[] = [];
@@ -199,12 +202,17 @@ export class BacktestExchange {
 
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
-    const levels = this.resting[restSide];
     // Most events cross nothing: the best resting price tells, before any list is made.
     const top = this.restingTop(restSide);
-    if (top !== top || (restSide === 0 ? top < price : top > price)) return;
+    if (top === NO_REST || (restSide === 0 ? top < price : top > price)) return;
     // Nor is there anything to fill when the level's liquidity was taken already (the usual case once crossed): no list is made then either.
     if (this.book.available(bookSide, price) <= 0) return;
+    this.fillCrossedLevels(restSide, bookSide, price);
+  }
+
+  /** fillCrossed's work once something crosses; apart because its closures would cost the caller a context on every call. */
+  private fillCrossedLevels(restSide: BookSide, bookSide: BookSide, price: number): void {
+    const levels = this.resting[restSide];
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {
@@ -402,11 +410,11 @@ export class BacktestExchange {
     }
   }
 
-  /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NaN when none. */
+  /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NO_REST when none. */
   private restingTop(side: BookSide): number {
     if (!this.restTopKnown[side]) {
-      let top = NaN;
-      for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
+      let top = NO_REST;
+      for (const p of this.resting[side].keys()) if (top === NO_REST || (side === 0 ? p > top : p < top)) top = p;
       this.restTop[side] = top;
       this.restTopKnown[side] = true;
     }

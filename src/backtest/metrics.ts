@@ -4,7 +4,7 @@
  * equity, so its return is zero; annualised with 365), Calmar, trade statistics, exposure,
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
-import { Decimal } from '../core/fixed.ts';
+import { addScaled, Decimal, negScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
 import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
@@ -23,18 +23,35 @@ export interface MetricsFill {
 
 /** The sums of the fills the metrics take (turnover, fees, maker share), added up as fills come: a run need not keep its fills for them. */
 export class FillTotals {
-  notional = new Decimal(0);
-  fees = new Decimal(0);
-  makerQty = new Decimal(0);
-  allQty = new Decimal(0);
+  // Exact sums in scaled integers (added on every fill); decimal.js only when read.
+  private notionalSum: Scaled = SCALED_ZERO;
+  private feeSum: Scaled = SCALED_ZERO;
+  private makerSum: Scaled = SCALED_ZERO;
+  private qtySum: Scaled = SCALED_ZERO;
   count = 0;
 
+  get notional(): Decimal {
+    return scaledDecimal(this.notionalSum);
+  }
+
+  get fees(): Decimal {
+    return scaledDecimal(this.feeSum);
+  }
+
+  get makerQty(): Decimal {
+    return scaledDecimal(this.makerSum);
+  }
+
+  get allQty(): Decimal {
+    return scaledDecimal(this.qtySum);
+  }
+
   add(f: MetricsFill): void {
-    this.notional = this.notional.plus(new Decimal(f.notional).abs());
-    this.fees = this.fees.plus(f.fee);
-    const q = new Decimal(f.qty).abs();
-    this.allQty = this.allQty.plus(q);
-    if (f.isMaker) this.makerQty = this.makerQty.plus(q);
+    this.notionalSum = addScaled(this.notionalSum, absScaled(scaled(f.notional, 'notional')));
+    this.feeSum = addScaled(this.feeSum, scaled(f.fee, 'fee'));
+    const q = absScaled(scaled(f.qty, 'qty'));
+    this.qtySum = addScaled(this.qtySum, q);
+    if (f.isMaker) this.makerSum = addScaled(this.makerSum, q);
     this.count += 1;
   }
 
@@ -44,6 +61,11 @@ export class FillTotals {
     for (const f of fills) t.add(f);
     return t;
   }
+}
+
+/** Returns |a|. */
+function absScaled(a: Scaled): Scaled {
+  return a.units < 0n ? negScaled(a) : a;
 }
 
 /** The position after a change at `time` (decimal text, signed; "0" when flat). */

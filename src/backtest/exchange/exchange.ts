@@ -274,7 +274,11 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
-    if (this.stops.length === 0) return;
+    if (this.stops.length > 0) this.triggerWaiting(price);
+  }
+
+  /** triggerStops' work when stops wait; apart because its closures would cost every recorded trade a context. */
+  private triggerWaiting(price: number): void {
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);

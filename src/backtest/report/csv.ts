@@ -1,14 +1,19 @@
 /** CSV text of the results tables: one header line, one line per row, fields quoted only when they must be (RFC 4180). */
 
-/** Returns one CSV field. */
+/** What makes a field need quotes. */
+const MUST_QUOTE = /[",\r\n]/;
+
+/** Returns one CSV field (a number or a boolean never needs quotes). */
 function field(v: string | number | boolean): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v !== 'string') return String(v);
+  return MUST_QUOTE.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** Returns the CSV line of one row under `columns` (no line end). */
+/** Returns the CSV line of one row under `columns` (no line end); a line per order and per fill, so no array is made for it. */
 export function csvLine<K extends string>(columns: readonly K[], row: Readonly<Record<K, string | number | boolean>>): string {
-  return columns.map((c) => field(row[c])).join(',');
+  let out = '';
+  for (let i = 0; i < columns.length; i++) out += i === 0 ? field(row[columns[i]!]) : `,${field(row[columns[i]!])}`;
+  return out;
 }
 
 /** Returns a CSV document of `columns` and the rows' lines (as csvLine gives them), ending with a newline. */

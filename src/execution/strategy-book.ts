@@ -8,7 +8,7 @@
  * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
  * other assets at the current price of a pair that links them.
  */
-import { addScaled, Decimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
+import { addScaled, Decimal, divideRounded, mulScaled, negScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
 import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
 import { sidePnl } from './portfolio/pnl.ts';
@@ -31,18 +31,17 @@ interface Book {
   readonly views: Map<string, HeldView>;
 }
 
-/** A side held, exact, for its unrealized PnL. */
+/** A side held, exact, for its unrealized PnL (texts: decimal.js only when that is read). */
 interface Held {
   readonly side: PositionSide;
-  readonly qty: Decimal;
-  readonly avg: Decimal;
+  readonly qty: string;
+  readonly avg: string;
 }
 
 /** A symbol's book as of one fold, and its view at the last reference price read. */
 interface HeldView {
   readonly version: number;
   readonly held: readonly Held[];
-  readonly multiplier: Decimal;
   readonly dp: number;
   readonly base: Omit<SymbolBook, 'unrealized'>;
   ref: string | undefined;
@@ -50,6 +49,7 @@ interface HeldView {
 }
 
 const SPOT_PNL_DECIMALS = 8;
+const ONE: Scaled = { units: 1n, scale: 0 };
 /** Most fills a book notes before it folds them without waiting for settle() or a read. */
 const MAX_PENDING = 256;
 
@@ -137,29 +137,31 @@ export class StrategyBooks {
     const dp = pnlDecimals(inst);
     const sides: BookSide[] = [];
     const held: Held[] = [];
-    let net = new Decimal(0);
-    const addSide = (side: PositionSide, qty: Decimal, avg: string): void => {
-      if (qty.isZero()) return;
-      sides.push(Object.freeze({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() }));
-      held.push({ side, qty, avg: new Decimal(avg) });
-      net = side === 'LONG' ? net.plus(qty) : net.minus(qty);
+    // In scaled integers (made again after every fill): exact, rounded half up as decimal.js would, without it.
+    let net = SCALED_ZERO;
+    const addSide = (side: PositionSide, qty: Scaled, avg: string): void => {
+      if (qty.units === 0n) return;
+      const q = scaledText(qty);
+      sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
+      held.push({ side, qty: q, avg });
+      net = side === 'LONG' ? addScaled(net, qty) : subScaled(net, qty);
     };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = new Decimal(inv?.qty ?? '0').minus(scaledDecimal(b?.baseFees.get(symbol) ?? SCALED_ZERO));
-      if (inv !== undefined) addSide(q.isNegative() ? 'SHORT' : 'LONG', q.abs(), inv.avgPrice);
+      const q = subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO);
+      if (inv !== undefined) addSide(q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {
         const p = s.positions[positionKey(symbol, side)];
-        if (p !== undefined) addSide(side, new Decimal(p.qty), p.avgPrice);
+        if (p !== undefined) addSide(side, scaled(p.qty, 'qty'), p.avgPrice);
       }
     }
-    const fees = scaledDecimal(b?.fees.get(symbol) ?? SCALED_ZERO);
-    const realized = new Decimal(s.realized[symbol] ?? '0');
-    const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
+    const fees = b?.fees.get(symbol) ?? SCALED_ZERO;
+    const realized = scaled(s.realized[symbol] ?? '0', 'realized');
+    const round = (d: Scaled): string => divideRounded(d, ONE, dp);
     return {
-      version, held, multiplier: new Decimal(inst.multiplier), dp, ref: undefined, view: undefined,
-      base: { symbol, net: net.toFixed(), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0', realized: round(realized) },
+      version, held, dp, ref: undefined, view: undefined,
+      base: { symbol, net: scaledText(net), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(addScaled(realized, fees)), fees: round(fees), funding: '0', realized: round(realized) },
     };
   }
 
@@ -264,7 +266,8 @@ function unrealizedOf(v: HeldView, inst: Instrument, ref: string | undefined): s
   if (v.held.length > 0) {
     if (ref === undefined) return undefined;
     const price = new Decimal(ref);
-    for (const h of v.held) u = u.plus(sidePnl(inst.kind, h.side, h.qty, h.avg, price, v.multiplier));
+    const multiplier = new Decimal(inst.multiplier);
+    for (const h of v.held) u = u.plus(sidePnl(inst.kind, h.side, new Decimal(h.qty), new Decimal(h.avg), price, multiplier));
   }
   return u.toDecimalPlaces(v.dp, Decimal.ROUND_HALF_UP).toFixed();
 }

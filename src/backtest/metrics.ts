@@ -4,7 +4,7 @@
  * equity, so its return is zero; annualised with 365), Calmar, trade statistics, exposure,
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
-import { addScaled, Decimal, negScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
+import { addScaled, Decimal, isDecimalString, negScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
 import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
@@ -23,35 +23,35 @@ export interface MetricsFill {
 
 /** The sums of the fills the metrics take (turnover, fees, maker share), added up as fills come: a run need not keep its fills for them. */
 export class FillTotals {
-  // Exact sums in scaled integers (added on every fill); decimal.js only when read.
-  private notionalSum: Scaled = SCALED_ZERO;
-  private feeSum: Scaled = SCALED_ZERO;
-  private makerSum: Scaled = SCALED_ZERO;
-  private qtySum: Scaled = SCALED_ZERO;
+  // Added on every fill: scaled integers, as decimal.js would add them (see DecimalSum); decimal.js values only when read.
+  private readonly notionalSum = new DecimalSum();
+  private readonly feeSum = new DecimalSum();
+  private readonly makerSum = new DecimalSum();
+  private readonly qtySum = new DecimalSum();
   count = 0;
 
   get notional(): Decimal {
-    return scaledDecimal(this.notionalSum);
+    return this.notionalSum.value();
   }
 
   get fees(): Decimal {
-    return scaledDecimal(this.feeSum);
+    return this.feeSum.value();
   }
 
   get makerQty(): Decimal {
-    return scaledDecimal(this.makerSum);
+    return this.makerSum.value();
   }
 
   get allQty(): Decimal {
-    return scaledDecimal(this.qtySum);
+    return this.qtySum.value();
   }
 
   add(f: MetricsFill): void {
-    this.notionalSum = addScaled(this.notionalSum, absScaled(scaled(f.notional, 'notional')));
-    this.feeSum = addScaled(this.feeSum, scaled(f.fee, 'fee'));
-    const q = absScaled(scaled(f.qty, 'qty'));
-    this.qtySum = addScaled(this.qtySum, q);
-    if (f.isMaker) this.makerSum = addScaled(this.makerSum, q);
+    this.notionalSum.add(absScaled(exact(f.notional)));
+    this.feeSum.add(exact(f.fee));
+    const q = absScaled(exact(f.qty));
+    this.qtySum.add(q);
+    if (f.isMaker) this.makerSum.add(q);
     this.count += 1;
   }
 
@@ -66,6 +66,46 @@ export class FillTotals {
 /** Returns |a|. */
 function absScaled(a: Scaled): Scaled {
   return a.units < 0n ? negScaled(a) : a;
+}
+
+/** Returns a decimal text as a scaled integer (one written otherwise than plainly through decimal.js's plain text). */
+function exact(text: string): Scaled {
+  return scaled(isDecimalString(text) ? text : new Decimal(text).toFixed(), 'amount');
+}
+
+/** Returns how many significant digits `a` has (trailing zeros of its units do not count). */
+function significantDigits(a: Scaled): number {
+  const digits = (a.units < 0n ? -a.units : a.units).toString();
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
+  return end;
+}
+
+/**
+ * A running sum that comes out as adding with decimal.js does: in scaled integers while the sum has no
+ * more significant digits than decimal.js keeps (it was exact then too), in decimal.js from the first
+ * sum that has (it rounds each sum from there on, and so the results stay as they were).
+ */
+class DecimalSum {
+  private exact: Scaled | undefined = SCALED_ZERO;
+  private rounded: Decimal | undefined;
+
+  add(x: Scaled): void {
+    if (this.exact !== undefined) {
+      const next = addScaled(this.exact, x);
+      if (significantDigits(next) <= Decimal.precision) {
+        this.exact = next;
+        return;
+      }
+      this.rounded = scaledDecimal(this.exact);
+      this.exact = undefined;
+    }
+    this.rounded = this.rounded!.plus(scaledDecimal(x));
+  }
+
+  value(): Decimal {
+    return this.exact === undefined ? this.rounded! : scaledDecimal(this.exact);
+  }
 }
 
 /** The position after a change at `time` (decimal text, signed; "0" when flat). */

@@ -78,10 +78,35 @@ export function targets(bid: number | undefined, ask: number | undefined, spread
  * (positive: both quotes move down), capped at ±`max`.
  */
 export function skewTicks(held: string, target: string, quantity: string, perQuantity: number, max: number): number {
-  const excess = new Decimal(held).minus(target).div(quantity);
   // A signal, not an amount: a float is fine here and never reaches an order.
-  const skew = Math.round(excess.toNumber() * perQuantity);
+  const excess = quotientNumber(held, target, quantity) ?? new Decimal(held).minus(target).div(quantity).toNumber();
+  const skew = Math.round(excess * perQuantity);
   return Math.max(-max, Math.min(max, skew)) || 0;
+}
+
+/** Most decimals quotientNumber looks for an exact quotient within. */
+const QUOTIENT_DECIMALS = 30;
+
+/**
+ * Returns (held − target) ÷ quantity as the number nearest to it, when the quotient ends within 30
+ * decimals (a position in steps over a quantity usually does: decimal.js would have it exactly too, so
+ * the number is the one its toNumber() gives); undefined otherwise (left to decimal.js). Figured after
+ * every fill, without decimal.js.
+ */
+function quotientNumber(held: string, target: string, quantity: string): number | undefined {
+  const h = fraction(held);
+  const t = fraction(target);
+  const q = fraction(quantity);
+  if (h === undefined || t === undefined || q === undefined || q.units === 0n) return undefined;
+  const den = h.den > t.den ? h.den : t.den;
+  const diff = h.units * (den / h.den) - t.units * (den / t.den);
+  // diff ÷ den ÷ (q.units ÷ q.den), times 10^k until whole.
+  let num = diff * q.den;
+  const by = den * q.units;
+  for (let k = 0; k <= QUOTIENT_DECIMALS; k++, num *= 10n) {
+    if (num % by === 0n) return Number(`${num / by}e-${k}`);
+  }
+  return undefined;
 }
 
 /**

@@ -251,8 +251,10 @@ export class StrategyBooks {
 /** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */
 function viewAt(v: HeldView, inst: Instrument, ref: string | undefined): SymbolBook {
   let unrealized: string | undefined | null = null;
+  const b = v.base;
+  // Written out, not spread: a literal of one fixed shape is made fast (one is made whenever the price moved).
   return Object.freeze({
-    ...v.base,
+    symbol: b.symbol, net: b.net, sides: b.sides, asset: b.asset, realizedGross: b.realizedGross, fees: b.fees, funding: b.funding, realized: b.realized,
     get unrealized(): string | undefined {
       if (unrealized === null) unrealized = unrealizedOf(v, inst, ref);
       return unrealized;

@@ -4,7 +4,7 @@
  * equity, so its return is zero; annualised with 365), Calmar, trade statistics, exposure,
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
-import { addScaled, Decimal, isDecimalString, negScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
+import { Decimal, DecimalSum, negScaled, scaledOfAny, type Scaled } from '../core/fixed.ts';
 import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
@@ -47,9 +47,9 @@ export class FillTotals {
   }
 
   add(f: MetricsFill): void {
-    this.notionalSum.add(absScaled(exact(f.notional)));
-    this.feeSum.add(exact(f.fee));
-    const q = absScaled(exact(f.qty));
+    this.notionalSum.add(absScaled(scaledOfAny(f.notional, 'notional')));
+    this.feeSum.add(scaledOfAny(f.fee, 'fee'));
+    const q = absScaled(scaledOfAny(f.qty, 'qty'));
     this.qtySum.add(q);
     if (f.isMaker) this.makerSum.add(q);
     this.count += 1;
@@ -66,46 +66,6 @@ export class FillTotals {
 /** Returns |a|. */
 function absScaled(a: Scaled): Scaled {
   return a.units < 0n ? negScaled(a) : a;
-}
-
-/** Returns a decimal text as a scaled integer (one written otherwise than plainly through decimal.js's plain text). */
-function exact(text: string): Scaled {
-  return scaled(isDecimalString(text) ? text : new Decimal(text).toFixed(), 'amount');
-}
-
-/** Returns how many significant digits `a` has (trailing zeros of its units do not count). */
-function significantDigits(a: Scaled): number {
-  const digits = (a.units < 0n ? -a.units : a.units).toString();
-  let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
-  return end;
-}
-
-/**
- * A running sum that comes out as adding with decimal.js does: in scaled integers while the sum has no
- * more significant digits than decimal.js keeps (it was exact then too), in decimal.js from the first
- * sum that has (it rounds each sum from there on, and so the results stay as they were).
- */
-class DecimalSum {
-  private exact: Scaled | undefined = SCALED_ZERO;
-  private rounded: Decimal | undefined;
-
-  add(x: Scaled): void {
-    if (this.exact !== undefined) {
-      const next = addScaled(this.exact, x);
-      if (significantDigits(next) <= Decimal.precision) {
-        this.exact = next;
-        return;
-      }
-      this.rounded = scaledDecimal(this.exact);
-      this.exact = undefined;
-    }
-    this.rounded = this.rounded!.plus(scaledDecimal(x));
-  }
-
-  value(): Decimal {
-    return this.exact === undefined ? this.rounded! : scaledDecimal(this.exact);
-  }
 }
 
 /** The position after a change at `time` (decimal text, signed; "0" when flat). */

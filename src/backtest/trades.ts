@@ -4,7 +4,7 @@
  * metrics see the same numbers the ledger moved. Trips are kept as running totals, so memory does
  * not grow with the number of trades.
  */
-import { addScaled, compareScaled, Decimal, isDecimalString, scaled, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
+import { addScaled, compareScaled, type Decimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
 
 /** Totals of closed round trips, what the trade metrics are computed from. */
 export interface TradeStats {
@@ -23,9 +23,9 @@ export function tradeStats(pnls: readonly string[]): TradeStats {
   return t.stats();
 }
 
-/** Returns an amount as a scaled integer (a text written otherwise than plainly, or a Decimal, through decimal.js's plain text). */
+/** Returns an amount exactly, as a scaled integer. */
 function exact(a: Decimal | string): Scaled {
-  return scaled(typeof a === 'string' && isDecimalString(a) ? a : new Decimal(a).toFixed(), 'amount');
+  return scaledOfAny(typeof a === 'string' ? a : a.toFixed(), 'amount');
 }
 
 /** Follows the net position and what is realized, and totals each trip when it closes (in scaled integers: the accounts call it on every fill). */

@@ -287,6 +287,11 @@ export function scaled(s: string, field = 'value'): Scaled {
   return { units: sa.neg ? -units : units, scale: f1 - f0 };
 }
 
+/** Returns a decimal text written in any way decimal.js reads (an exponent too) as a Scaled: a plain one directly, another through decimal.js's plain text. */
+export function scaledOfAny(text: string, field = 'value'): Scaled {
+  return scaled(isDecimalString(text) ? text : new Decimal(text).toFixed(), field);
+}
+
 /** Returns `a` with its units expressed at `scale` (not below its own). */
 function at(a: Scaled, scale: number): bigint {
   return scale === a.scale ? a.units : a.units * pow10(scale - a.scale);
@@ -346,6 +351,53 @@ export function scaledText(a: Scaled): string {
 /** Returns `a` as a decimal.js value, for the divisions hot paths leave to the edges. */
 export function scaledDecimal(a: Scaled): Decimal {
   return new Decimal(scaledText(a));
+}
+
+/** Returns how many significant digits `a` has (trailing zeros of its units do not count). */
+function significantDigits(a: Scaled): number {
+  const digits = (a.units < 0n ? -a.units : a.units).toString();
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
+  return end;
+}
+
+/**
+ * A running sum that comes out as adding with decimal.js (`sum = sum.plus(x)`) does, for sums added on
+ * every fill: in scaled integers while the sum has no more significant digits than decimal.js keeps
+ * (it was exact then too), in decimal.js from the first sum that has (it rounds every sum from there on).
+ */
+export class DecimalSum {
+  private exact: Scaled | undefined = SCALED_ZERO;
+  private rounded: Decimal | undefined;
+
+  /** Adds `x`. */
+  add(x: Scaled): void {
+    if (this.exact !== undefined) {
+      const next = addScaled(this.exact, x);
+      if (significantDigits(next) <= Decimal.precision) {
+        this.exact = next;
+        return;
+      }
+      this.rounded = scaledDecimal(this.exact);
+      this.exact = undefined;
+    }
+    this.rounded = this.rounded!.plus(scaledDecimal(x));
+  }
+
+  /** Adds a decimal text (written in any way decimal.js reads). */
+  addText(text: string, field = 'value'): void {
+    this.add(scaledOfAny(text, field));
+  }
+
+  /** Returns the sum as a decimal.js value. */
+  value(): Decimal {
+    return this.exact === undefined ? this.rounded! : scaledDecimal(this.exact);
+  }
+
+  /** Returns the sum's text, as decimal.js's toFixed() writes it. */
+  text(): string {
+    return this.exact === undefined ? this.rounded!.toFixed() : scaledText(this.exact);
+  }
 }
 
 /** Decimals tried for an exact quotient before divideDecimal hands the division to decimal.js. */

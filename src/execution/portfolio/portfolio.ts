@@ -4,7 +4,7 @@
  * the user stream's balance and position events newer than what it holds (overlay.ts); read through
  * `view()` and `snapshot()` (the PortfolioSnapshot the risk gate judges against). Only the executor writes to it.
  */
-import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
+import { compareDecimal, Decimal, DecimalSum, formatDown, scaleOf } from '../../core/fixed.ts';
 import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
@@ -194,16 +194,16 @@ export class Portfolio {
   realizedToday(now: number): Record<string, string> {
     const day = Math.floor(now / DAY_MS);
     if (this.today?.day !== day) this.today = this.sumDay(day);
-    this.today.text ??= Object.fromEntries([...this.today.sums].map(([k, v]) => [k, v.toFixed()]));
+    this.today.text ??= Object.fromEntries([...this.today.sums].map(([k, v]) => [k, v.text()]));
     return this.today.text;
   }
 
   /** Sums the realized PnL of one UTC day by strategy: what snapshots baked in, then the fills counted since. */
   private sumDay(day: number): DaySums {
-    const sums = new Map<string, Decimal>();
+    const sums = new Map<string, DecimalSum>();
     for (const [k, v] of this.baked) {
       const [d, strategy] = k.split('|') as [string, string];
-      if (Number(d) === day) sums.set(strategy, (sums.get(strategy) ?? new Decimal(0)).plus(v));
+      if (Number(d) === day) sumOf(sums, strategy).addText(v.toFixed(), 'realized');
     }
     const out: DaySums = { day, sums, text: undefined };
     for (const e of this.effects) addToDay(out, e, this.strategyOf);
@@ -281,15 +281,23 @@ export class Portfolio {
 /** Realized PnL of one UTC day by strategy, and its texts once asked for. */
 interface DaySums {
   readonly day: number;
-  readonly sums: Map<string, Decimal>;
+  /** As decimal.js adds them (DecimalSum: a fill adds to one on every fill). */
+  readonly sums: Map<string, DecimalSum>;
   text: Record<string, string> | undefined;
+}
+
+/** Returns the sum of `key`, a new one (zero) the first time. */
+function sumOf(sums: Map<string, DecimalSum>, key: string): DecimalSum {
+  let s = sums.get(key);
+  if (s === undefined) sums.set(key, (s = new DecimalSum()));
+  return s;
 }
 
 /** Adds one fill's realized PnL to the day's sums when the fill is of that day. */
 function addToDay(d: DaySums, e: FillEffect, strategyOf: (orderId: string) => string | undefined): void {
   if (Math.floor(e.fill.time / DAY_MS) !== d.day) return;
   const strategy = strategyOf(e.fill.orderId) ?? 'unattributed';
-  d.sums.set(strategy, (d.sums.get(strategy) ?? new Decimal(0)).plus(e.realized));
+  sumOf(d.sums, strategy).addText(e.realized, 'realized');
   d.text = undefined;
 }
 

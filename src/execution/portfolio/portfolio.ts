@@ -50,6 +50,8 @@ export class Portfolio {
   /** The largest pending trade id per account. */
   private newest: Partial<Record<AccountKind, string>> = {};
   private effects: FillEffect[] = [];
+  /** The time of the latest fill in `effects` (a balance event not before it needs no walk over them). */
+  private effectsLatest = -Infinity;
   /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
   private baked = new Map<string, Decimal>();
   private readonly prices = new Map<string, SymbolPrices>();
@@ -91,6 +93,7 @@ export class Portfolio {
     const r = foldFills(this.folded, fresh, this.instruments);
     this.folded = r.state;
     this.effects.push(...r.effects);
+    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
     // The day's sums follow the fills one by one instead of being summed again at every risk check.
     if (this.today !== undefined) for (const e of r.effects) addToDay(this.today, e, this.strategyOf);
     this.overlay();
@@ -103,7 +106,7 @@ export class Portfolio {
     const o: BalanceOverlay = { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts };
     this.balanceOverlays.set(key, o);
     // A spot balance changes its own asset's holding only: the others, laid over the same fold, stay as they are.
-    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments) } };
+    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments, this.effectsLatest) } };
     else this.overlay();
     return true;
   }
@@ -253,15 +256,17 @@ export class Portfolio {
    * stream event costs the overlays, not a refold of every fill pending since the last snapshot.
    */
   private overlay(): void {
-    this.state = applyOverlays(this.folded, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
+    this.state = applyOverlays(this.folded, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments, this.effectsLatest);
   }
 
   private recompute(): void {
     this.today = undefined;
     const r = foldFills(this.base, this.pending, this.instruments);
     this.folded = r.state;
-    this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
     this.effects = r.effects;
+    this.effectsLatest = -Infinity;
+    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
+    this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments, this.effectsLatest);
     this.newest = {};
     for (const f of this.pending) {
       const n = this.newest[f.account];

@@ -353,12 +353,17 @@ export function scaledDecimal(a: Scaled): Decimal {
   return new Decimal(scaledText(a));
 }
 
-/** Returns how many significant digits `a` has (trailing zeros of its units do not count). */
-function significantDigits(a: Scaled): number {
-  const digits = (a.units < 0n ? -a.units : a.units).toString();
+/** Units below this have no more significant digits than decimal.js keeps, whatever their trailing zeros. */
+const DECIMAL_DIGITS_BOUND = 10n ** BigInt(Decimal.precision);
+
+/** Returns true when `a` has no more significant digits than decimal.js keeps (trailing zeros of its units do not count). */
+function fitsDecimal(a: Scaled): boolean {
+  const abs = a.units < 0n ? -a.units : a.units;
+  if (abs < DECIMAL_DIGITS_BOUND) return true;
+  const digits = abs.toString();
   let end = digits.length;
   while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
-  return end;
+  return end <= Decimal.precision;
 }
 
 /**
@@ -374,7 +379,7 @@ export class DecimalSum {
   add(x: Scaled): void {
     if (this.exact !== undefined) {
       const next = addScaled(this.exact, x);
-      if (significantDigits(next) <= Decimal.precision) {
+      if (fitsDecimal(next)) {
         this.exact = next;
         return;
       }

@@ -70,6 +70,8 @@ type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void 
 export class ExchangeGateway implements Gateway {
   private readonly markets = new Map<string, GatewayMarket>();
   private readonly orders = new Map<string, Tracked>();
+  /** The orders of `orders` not finished (FILLED, CANCELED, REJECTED), in the same order: what openOrders walks, not the finished ones kept. */
+  private readonly live = new Map<string, Tracked>();
   private readonly finished: string[] = [];
   private readonly placing = new Map<string, Waiter>();
   private readonly cancelling = new Map<string, Waiter[]>();
@@ -197,9 +199,9 @@ export class ExchangeGateway implements Gateway {
     const x = req.account === 'spot' ? spotRequest(m, req) : contractRequest(m, req);
     if (x instanceof VenueError) return Promise.reject(x);
     const now = this.clock.now();
-    this.orders.set(req.clientOrderId, {
-      symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now,
-    });
+    const t: Tracked = { symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now };
+    this.orders.set(req.clientOrderId, t);
+    this.live.set(req.clientOrderId, t);
     return new Promise<OrderReport>((resolve, reject) => {
       this.placing.set(req.clientOrderId, { resolve, reject });
       m.exchange.submit(x);
@@ -223,7 +225,7 @@ export class ExchangeGateway implements Gateway {
   }
 
   openOrders(account: AccountKind, symbol?: string): Promise<readonly OrderReport[]> {
-    const open = [...this.orders.values()].filter((t) => t.req.account === account && t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
+    const open = [...this.live.values()].filter((t) => t.req.account === account && t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
     return Promise.resolve(open.map((t) => this.reportOf(t)));
   }
 
@@ -311,10 +313,12 @@ export class ExchangeGateway implements Gateway {
 
   private forget(id: string): void {
     this.orders.delete(id);
+    this.live.delete(id);
   }
 
   /** Keeps the latest finished orders for queries; older ones are forgotten (bounded). */
   private retire(id: string): void {
+    this.live.delete(id);
     this.finished.push(id);
     const keep = this.bounds.finishedOrders;
     if (this.finished.length > 2 * keep) for (const old of this.finished.splice(0, this.finished.length - keep)) this.orders.delete(old);

@@ -424,7 +424,33 @@ export function divideDecimal(a: string, b: string): string {
   const scale = x.scale + EXACT_QUOTIENT_DECIMALS;
   // The exact quotient, when it fits in the 60 significant digits decimal.js keeps; else decimal.js rounds it as before.
   if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
-  return new Decimal(a).div(b).toFixed();
+  return roundedQuotient(x, y);
+}
+
+/**
+ * Returns x / y (y ≠ 0) rounded half away from zero to decimal.js's significant digits, written as
+ * `new Decimal(x).div(y).toFixed()` writes it, in integers: an average price that does not end (a fill
+ * on top of a position) needs it on every fill.
+ */
+function roundedQuotient(x: Scaled, y: Scaled): string {
+  // x / y = n / d.
+  let n = x.units * pow10(y.scale);
+  let d = y.units * pow10(x.scale);
+  const neg = n < 0n !== d < 0n;
+  if (n < 0n) n = -n;
+  if (d < 0n) d = -d;
+  if (n === 0n) return '0';
+  // e: the power of ten of the quotient's first digit, 10^e ≤ n / d < 10^(e + 1).
+  let e = n.toString().length - d.toString().length;
+  if (e >= 0 ? n < d * pow10(e) : n * pow10(-e) < d) e -= 1;
+  // Decimals that keep Decimal.precision significant digits (fewer than none: whole tens dropped).
+  const keep = Decimal.precision - 1 - e;
+  const num = keep >= 0 ? n * pow10(keep) : n;
+  const den = keep >= 0 ? d : d * pow10(-keep);
+  let q = num / den;
+  if (2n * (num - q * den) >= den) q += 1n;
+  if (neg) q = -q;
+  return keep >= 0 ? formatScaled(q, keep) : (q * pow10(-keep)).toString();
 }
 
 /** Returns a / b rounded half away from zero to `decimals` (decimal.js ROUND_HALF_UP), without trailing zeros: the exact average an order view shows. */

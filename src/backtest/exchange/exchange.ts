@@ -249,8 +249,10 @@ export class BacktestExchange {
     const levels = this.resting[hitSide];
     // What own orders at the trade's price got of it: the rest came out of the recorded level.
     let ownAtPrice = 0;
-    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
-    for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no own order: the best resting price tells, before an iterator is made.
+    const top = this.restingTop(hitSide);
+    const reached = top !== NO_REST && (hitSide === 0 ? top >= price : top <= price);
+    for (const p of reached ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
       for (const x of levels.get(p)!.slice()) {
         if (p !== price) {

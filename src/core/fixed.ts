@@ -356,37 +356,28 @@ export function scaledDecimal(a: Scaled): Decimal {
 /** Units below this have no more significant digits than decimal.js keeps, whatever their trailing zeros. */
 const DECIMAL_DIGITS_BOUND = 10n ** BigInt(Decimal.precision);
 
-/** Returns true when `a` has no more significant digits than decimal.js keeps (trailing zeros of its units do not count). */
-function fitsDecimal(a: Scaled): boolean {
+/** Returns `a` rounded half away from zero to decimal.js's significant digits (as its arithmetic rounds every result), at the same scale. */
+function roundToDecimal(a: Scaled): Scaled {
   const abs = a.units < 0n ? -a.units : a.units;
-  if (abs < DECIMAL_DIGITS_BOUND) return true;
-  const digits = abs.toString();
-  let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
-  return end <= Decimal.precision;
+  if (abs < DECIMAL_DIGITS_BOUND) return a;
+  const unit = pow10(abs.toString().length - Decimal.precision);
+  let q = abs / unit;
+  if (2n * (abs - q * unit) >= unit) q += 1n;
+  const units = q * unit;
+  return units === abs ? a : { units: a.units < 0n ? -units : units, scale: a.scale };
 }
 
 /**
- * A running sum that comes out as adding with decimal.js (`sum = sum.plus(x)`) does, for sums added on
- * every fill: in scaled integers while the sum has no more significant digits than decimal.js keeps
- * (it was exact then too), in decimal.js from the first sum that has (it rounds every sum from there on).
+ * A running sum that comes out exactly as adding with decimal.js (`sum = sum.plus(x)`) does, for sums
+ * added on every fill, in scaled integers: each sum is rounded as decimal.js rounds it (to its
+ * significant digits, half away from zero), which leaves most sums as they are.
  */
 export class DecimalSum {
-  private exact: Scaled | undefined = SCALED_ZERO;
-  private rounded: Decimal | undefined;
+  private sum: Scaled = SCALED_ZERO;
 
   /** Adds `x`. */
   add(x: Scaled): void {
-    if (this.exact !== undefined) {
-      const next = addScaled(this.exact, x);
-      if (fitsDecimal(next)) {
-        this.exact = next;
-        return;
-      }
-      this.rounded = scaledDecimal(this.exact);
-      this.exact = undefined;
-    }
-    this.rounded = this.rounded!.plus(scaledDecimal(x));
+    this.sum = roundToDecimal(addScaled(this.sum, x));
   }
 
   /** Adds a decimal text (written in any way decimal.js reads). */
@@ -396,12 +387,12 @@ export class DecimalSum {
 
   /** Returns the sum as a decimal.js value. */
   value(): Decimal {
-    return this.exact === undefined ? this.rounded! : scaledDecimal(this.exact);
+    return scaledDecimal(this.sum);
   }
 
   /** Returns the sum's text, as decimal.js's toFixed() writes it. */
   text(): string {
-    return this.exact === undefined ? this.rounded!.toFixed() : scaledText(this.exact);
+    return scaledText(this.sum);
   }
 }
 

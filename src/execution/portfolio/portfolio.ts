@@ -52,8 +52,8 @@ export class Portfolio {
   private effects: FillEffect[] = [];
   /** The time of the latest fill in `effects` (a balance event not before it needs no walk over them). */
   private effectsLatest = -Infinity;
-  /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
-  private baked = new Map<string, Decimal>();
+  /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount (added as decimal.js adds). */
+  private baked = new Map<string, DecimalSum>();
   private readonly prices = new Map<string, SymbolPrices>();
   private readonly balanceOverlays = new Map<string, BalanceOverlay>();
   private readonly positionOverlays = new Map<string, PositionOverlay>();
@@ -206,7 +206,7 @@ export class Portfolio {
     const sums = new Map<string, DecimalSum>();
     for (const [k, v] of this.baked) {
       const [d, strategy] = k.split('|') as [string, string];
-      if (Number(d) === day) sumOf(sums, strategy).addText(v.toFixed(), 'realized');
+      if (Number(d) === day) sumOf(sums, strategy).addText(v.text(), 'realized');
     }
     const out: DaySums = { day, sums, text: undefined };
     for (const e of this.effects) addToDay(out, e, this.strategyOf);
@@ -278,7 +278,7 @@ export class Portfolio {
   private bake(effects: readonly FillEffect[]): void {
     for (const e of effects) {
       const key = `${Math.floor(e.fill.time / DAY_MS)}|${this.strategyOf(e.fill.orderId) ?? 'unattributed'}`;
-      this.baked.set(key, (this.baked.get(key) ?? new Decimal(0)).plus(e.realized));
+      sumOf(this.baked, key).addText(e.realized, 'realized');
     }
   }
 }

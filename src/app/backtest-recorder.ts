@@ -1,5 +1,5 @@
 /** What a backtest keeps for its results while it runs: its orders and fills as their CSV lines, its equity, price and position points, each spooled beyond the last few thousand. */
-import { addScaled, compareScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
+import { addScaled, compareScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { OrderReport, OrderRequest } from '../model/index.ts';
 import { fillLine, FillTotals, LineSpool, orderLine, PointSpool, type OrderRow } from '../backtest/index.ts';
 import type { GatewayFill } from '../backtest/run/exchange-gateway.ts';
@@ -25,7 +25,7 @@ export class Recorder {
   readonly positions = new PointSpool();
   orders = 0;
   cancels = 0;
-  /** The net position, exact (scaled integers: one per fill, no decimal.js). */
+  /** The net position (scaled integers, rounded as decimal.js rounds: one per fill, no decimal.js). */
   private position: Scaled = SCALED_ZERO;
   /** fills.csv's lines, in fill order. */
   private readonly fills = new LineSpool();
@@ -106,8 +106,8 @@ export class Recorder {
     this.fillTotals.add({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
     // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
     const qty = scaled(f.qty, 'qty');
-    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? subScaled(qty, scaled(f.fee, 'fee')) : qty;
-    this.position = f.side.startsWith('BUY') ? addScaled(this.position, got) : subScaled(this.position, got);
+    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? roundToDecimal(subScaled(qty, scaled(f.fee, 'fee'))) : qty;
+    this.position = roundToDecimal(f.side.startsWith('BUY') ? addScaled(this.position, got) : subScaled(this.position, got));
     this.positions.push(f.time, scaledText(this.position));
   }
 

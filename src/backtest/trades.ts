@@ -4,7 +4,7 @@
  * metrics see the same numbers the ledger moved. Trips are kept as running totals, so memory does
  * not grow with the number of trades.
  */
-import { addScaled, compareScaled, type Decimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
+import { addScaled, compareScaled, type Decimal, roundToDecimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
 
 /** Totals of closed round trips, what the trade metrics are computed from. */
 export interface TradeStats {
@@ -28,7 +28,7 @@ function exact(a: Decimal | string): Scaled {
   return scaledOfAny(typeof a === 'string' ? a : a.toFixed(), 'amount');
 }
 
-/** Follows the net position and what is realized, and totals each trip when it closes (in scaled integers: the accounts call it on every fill). */
+/** Follows the net position and what is realized, and totals each trip when it closes (in scaled integers, each sum rounded as decimal.js rounds it: the accounts call it on every fill). */
 export class RoundTrips {
   private position: Scaled = SCALED_ZERO;
   private realized: Scaled = SCALED_ZERO;
@@ -40,7 +40,7 @@ export class RoundTrips {
 
   /** Adds an amount realized while a trip is open or opening (PnL, a fee as a negative amount, funding). */
   realize(amount: Decimal | string): void {
-    this.realized = addScaled(this.realized, exact(amount));
+    this.realized = roundToDecimal(addScaled(this.realized, exact(amount)));
   }
 
   /** Notes the net position after a fill; the trip ends when it comes back to zero (a fill through zero closes one and opens the next). */
@@ -64,10 +64,10 @@ export class RoundTrips {
     const sign = compareScaled(pnl, SCALED_ZERO);
     if (sign > 0) {
       this.wins++;
-      this.grossWin = addScaled(this.grossWin, pnl);
+      this.grossWin = roundToDecimal(addScaled(this.grossWin, pnl));
     } else if (sign < 0) {
       this.losses++;
-      this.grossLoss = addScaled(this.grossLoss, pnl);
+      this.grossLoss = roundToDecimal(addScaled(this.grossLoss, pnl));
     }
   }
 

@@ -356,8 +356,11 @@ export function scaledDecimal(a: Scaled): Decimal {
 /** Units below this have no more significant digits than decimal.js keeps, whatever their trailing zeros. */
 const DECIMAL_DIGITS_BOUND = 10n ** BigInt(Decimal.precision);
 
-/** Returns `a` rounded half away from zero to decimal.js's significant digits (as its arithmetic rounds every result), at the same scale. */
-function roundToDecimal(a: Scaled): Scaled {
+/**
+ * Returns `a` rounded half away from zero to decimal.js's significant digits, at the same scale: what
+ * decimal.js's arithmetic gives where scaled integers stand in for it (it rounds every result; most need no rounding).
+ */
+export function roundToDecimal(a: Scaled): Scaled {
   const abs = a.units < 0n ? -a.units : a.units;
   if (abs < DECIMAL_DIGITS_BOUND) return a;
   const unit = pow10(abs.toString().length - Decimal.precision);

@@ -8,7 +8,7 @@
  * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
  * other assets at the current price of a pair that links them.
  */
-import { addScaled, Decimal, divideRounded, mulScaled, negScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
+import { addScaled, Decimal, divideRounded, mulScaled, negScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
 import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
 import { sidePnl } from './portfolio/pnl.ts';
@@ -137,18 +137,18 @@ export class StrategyBooks {
     const dp = pnlDecimals(inst);
     const sides: BookSide[] = [];
     const held: Held[] = [];
-    // In scaled integers (made again after every fill): exact, rounded half up as decimal.js would, without it.
+    // In scaled integers (made again after every fill), each sum rounded as decimal.js rounds it (roundToDecimal), then half up to the decimals shown.
     let net = SCALED_ZERO;
     const addSide = (side: PositionSide, qty: Scaled, avg: string): void => {
       if (qty.units === 0n) return;
       const q = scaledText(qty);
       sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
       held.push({ side, qty: q, avg });
-      net = side === 'LONG' ? addScaled(net, qty) : subScaled(net, qty);
+      net = roundToDecimal(side === 'LONG' ? addScaled(net, qty) : subScaled(net, qty));
     };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO);
+      const q = roundToDecimal(subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO));
       if (inv !== undefined) addSide(q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {
@@ -161,7 +161,7 @@ export class StrategyBooks {
     const round = (d: Scaled): string => divideRounded(d, ONE, dp);
     return {
       version, held, dp, ref: undefined, view: undefined,
-      base: { symbol, net: scaledText(net), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(addScaled(realized, fees)), fees: round(fees), funding: '0', realized: round(realized) },
+      base: { symbol, net: scaledText(net), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(roundToDecimal(addScaled(realized, fees))), fees: round(fees), funding: '0', realized: round(realized) },
     };
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareDecimal, Decimal, DecimalSum, formatScaled, fromUnits, normalizeDecimal, parseScaled, scaleOf, toUnits } from '../../src/core/fixed.ts';
+import {
+  compareDecimal, Decimal, DecimalSum, formatScaled, fromUnits, mulScaled, normalizeDecimal, parseScaled, roundToDecimal, scaled, scaledText, scaleOf, toUnits,
+} from '../../src/core/fixed.ts';
 import { ParseError } from '../../src/core/errors.ts';
 
 describe('fixed-point helpers', () => {
@@ -94,6 +96,12 @@ describe('DecimalSum', () => {
         expect(sum.text()).toBe(d.toFixed());
       }
       expect(sum.value().eq(d)).toBe(true);
+    }), { numRuns: 500 });
+  });
+
+  it('rounds a product as decimal.js multiplies (roundToDecimal)', () => {
+    fc.assert(fc.property(amount, amount, (a, b) => {
+      expect(scaledText(roundToDecimal(mulScaled(scaled(a), scaled(b)))), `${a} × ${b}`).toBe(new Decimal(a).times(b).toFixed());
     }), { numRuns: 500 });
   });
 

@@ -1,5 +1,5 @@
 /** What a backtest keeps for its results while it runs: its orders and fills as their CSV lines, its equity, price and position points, each spooled beyond the last few thousand. */
-import { addScaled, compareScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
+import { addScaled, compareScaled, roundToDecimal, scaled, SCALED_ZERO, scaledOfAny, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { OrderReport, OrderRequest } from '../model/index.ts';
 import { fillLine, FillTotals, LineSpool, orderLine, PointSpool, type OrderRow } from '../backtest/index.ts';
 import type { GatewayFill } from '../backtest/run/exchange-gateway.ts';
@@ -114,7 +114,7 @@ export class Recorder {
   /** Records the net position a change no fill carries left (a liquidation). */
   positionAt(time: number, net: string | undefined): void {
     if (net === undefined) return;
-    const at = scaled(net, 'net position');
+    const at = scaledOfAny(net, 'net position');
     if (compareScaled(this.position, at) === 0) return;
     this.position = at;
     this.positions.push(time, scaledText(at));

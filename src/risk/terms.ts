@@ -117,23 +117,27 @@ export function valueOf(instrument: Instrument, qty: Decimal, price: Decimal): D
 const symbolMerged = new WeakMap<RiskConfig, Map<string, SymbolRiskLimits>>();
 const strategyMerged = new WeakMap<RiskConfig, Map<string, StrategyRiskLimits>>();
 
-/** Returns the merged limits of `name` from `cache`, made (and frozen: every caller shares it) by `make` on the first ask. */
-function merged<T extends object>(cache: WeakMap<RiskConfig, Map<string, T>>, config: RiskConfig, name: string, make: () => T): T {
+/** Returns the merged limits `cache` holds for `config`, by name (an empty map the first time). */
+function mergedOf<T>(cache: WeakMap<RiskConfig, Map<string, T>>, config: RiskConfig): Map<string, T> {
   let byName = cache.get(config);
   if (byName === undefined) cache.set(config, (byName = new Map()));
-  let out = byName.get(name);
-  if (out === undefined) byName.set(name, (out = Object.freeze(make())));
+  return byName;
+}
+
+/** Returns the limits of a symbol: its own entry over the defaults (made once, frozen: every check shares it). */
+export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
+  const byName = mergedOf(symbolMerged, config);
+  let out = byName.get(symbol);
+  if (out === undefined) byName.set(symbol, (out = Object.freeze({ ...config.defaults, ...config.symbols?.[symbol] })));
   return out;
 }
 
-/** Returns the limits of a symbol: its own entry over the defaults. */
-export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
-  return merged(symbolMerged, config, symbol, () => ({ ...config.defaults, ...config.symbols?.[symbol] }));
-}
-
-/** Returns the limits of a strategy: its own entry over the shared ones. */
+/** Returns the limits of a strategy: its own entry over the shared ones (made once, frozen: every check shares it). */
 export function strategyLimits(config: RiskConfig, strategyId: string): StrategyRiskLimits {
-  return merged(strategyMerged, config, strategyId, () => ({ ...config.strategy, ...config.strategies?.[strategyId] }));
+  const byName = mergedOf(strategyMerged, config);
+  let out = byName.get(strategyId);
+  if (out === undefined) byName.set(strategyId, (out = Object.freeze({ ...config.strategy, ...config.strategies?.[strategyId] })));
+  return out;
 }
 
 /** Throws on a value a switch should never see. */

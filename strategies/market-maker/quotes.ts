@@ -89,8 +89,8 @@ const QUOTIENT_DECIMALS = 30;
 
 /**
  * Returns (held − target) ÷ quantity as the number nearest to it, when the quotient ends within 30
- * decimals (a position in steps over a quantity usually does: decimal.js would have it exactly too, so
- * the number is the one its toNumber() gives); undefined otherwise (left to decimal.js). Figured after
+ * decimals in at most 60 digits (a position in steps over a quantity usually does: decimal.js would have it
+ * exactly too, so the number is the one its toNumber() gives); undefined otherwise (left to decimal.js). Figured after
  * every fill, without decimal.js.
  */
 function quotientNumber(held: string, target: string, quantity: string): number | undefined {
@@ -104,7 +104,10 @@ function quotientNumber(held: string, target: string, quantity: string): number 
   let num = diff * q.den;
   const by = den * q.units;
   for (let k = 0; k <= QUOTIENT_DECIMALS; k++, num *= 10n) {
-    if (num % by === 0n) return Number(`${num / by}e-${k}`);
+    if (num % by !== 0n) continue;
+    const digits = String(num / by);
+    // More digits than decimal.js keeps (60): its quotient would be rounded first, so it gives the number.
+    return digits.length > 60 ? undefined : Number(`${digits}e-${k}`);
   }
   return undefined;
 }

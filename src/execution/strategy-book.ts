@@ -135,35 +135,29 @@ export class StrategyBooks {
     const symbol = inst.symbol;
     const s = b?.state ?? EMPTY_ACCOUNT;
     const dp = pnlDecimals(inst);
-    const sides: BookSide[] = [];
-    const held: Held[] = [];
     // In scaled integers (made again after every fill), each sum rounded as decimal.js rounds it (roundToDecimal), then half up to the decimals shown.
-    let net = SCALED_ZERO;
-    const addSide = (side: PositionSide, qty: Scaled, avg: string): void => {
-      if (qty.units === 0n) return;
-      const q = scaledText(qty);
-      sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
-      held.push({ side, qty: q, avg });
-      net = roundToDecimal(side === 'LONG' ? addScaled(net, qty) : subScaled(net, qty));
-    };
+    const acc: HeldSides = { sides: [], held: [], net: SCALED_ZERO };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
       const q = roundToDecimal(subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO));
-      if (inv !== undefined) addSide(q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
+      if (inv !== undefined) addSide(acc, inst, q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {
         const p = s.positions[positionKey(symbol, side)];
-        if (p !== undefined) addSide(side, scaled(p.qty, 'qty'), p.avgPrice);
+        if (p !== undefined) addSide(acc, inst, side, scaled(p.qty, 'qty'), p.avgPrice);
       }
     }
     const fees = b?.fees.get(symbol) ?? SCALED_ZERO;
     const realized = scaled(s.realized[symbol] ?? '0', 'realized');
-    const round = (d: Scaled): string => divideRounded(d, ONE, dp);
     return {
-      version, held, dp, ref: undefined, view: undefined,
-      base: { symbol, net: scaledText(net), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(roundToDecimal(addScaled(realized, fees))), fees: round(fees), funding: '0', realized: round(realized) },
+      version, held: acc.held, dp, ref: undefined, view: undefined,
+      base: {
+        symbol, net: scaledText(acc.net), sides: Object.freeze(acc.sides), asset: pnlAsset(inst), realizedGross: divideRounded(roundToDecimal(addScaled(realized, fees)), ONE, dp),
+        fees: divideRounded(fees, ONE, dp), funding: '0', realized: divideRounded(realized, ONE, dp),
+      },
     };
   }
+
 
   /** Returns a strategy's PnL over `symbols` in `asset` (default: the PnL asset of its first symbol). */
   pnl(strategyId: string, symbols: readonly string[], asset?: string): BookPnl {
@@ -246,6 +240,22 @@ export class StrategyBooks {
     }
     return undefined;
   }
+}
+
+/** What held() gathers of a symbol's sides: what the view shows of each, what unrealized PnL needs, and the net. */
+interface HeldSides {
+  readonly sides: BookSide[];
+  readonly held: Held[];
+  net: Scaled;
+}
+
+/** Adds a side of `qty` (not negative) at `avg` to `acc`; nothing for none. */
+function addSide(acc: HeldSides, inst: Instrument, side: PositionSide, qty: Scaled, avg: string): void {
+  if (qty.units === 0n) return;
+  const q = scaledText(qty);
+  acc.sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
+  acc.held.push({ side, qty: q, avg });
+  acc.net = roundToDecimal(side === 'LONG' ? addScaled(acc.net, qty) : subScaled(acc.net, qty));
 }
 
 /** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */

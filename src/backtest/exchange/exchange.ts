@@ -199,10 +199,15 @@ export class BacktestExchange {
 
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
-    const levels = this.resting[restSide];
     // Most events cross nothing: the best resting price tells, before any list is made.
     const top = this.restingTop(restSide);
     if (top !== top || (restSide === 0 ? top < price : top > price)) return;
+    this.fillCrossedLevels(restSide, bookSide, price);
+  }
+
+  /** fillCrossed's walk, apart: its closures would cost every recorded level change a context, also the (most) that cross nothing. */
+  private fillCrossedLevels(restSide: BookSide, bookSide: BookSide, price: number): void {
+    const levels = this.resting[restSide];
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {

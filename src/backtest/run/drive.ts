@@ -38,6 +38,11 @@ export interface DriveOptions {
   readonly onEvent?: (events: number) => void;
   /** Publish the whole book after every diff too (what a strategy asking for book snapshots gets live). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * Whether anything reads a symbol's depthUpdate events now (the bus's subscribers; default: always). A
+   * diff nobody reads is not made into one: it would reach no one. It still counts as an event reaching the bus.
+   */
+  readonly readsUpdates?: (symbol: string) => boolean;
   /** Reads in flight that time must wait for (the history's). */
   readonly busy?: Busy;
   /** Events held between the replay and the clock before the replay waits (default 4096). */
@@ -47,17 +52,32 @@ export interface DriveOptions {
 /** Work started inside the simulation that finishes outside it (ctx.history's file reads): time waits for it. */
 export type Busy = () => Promise<unknown> | undefined;
 
+/** One turn of the event loop's promise: the executor is shared, so a turn makes no closure of its own. */
+const onTurn = (resolve: () => void): void => {
+  setImmediate(resolve);
+};
+
+/** Resolves after one turn of the event loop: every promise continuation queued before it has run, however long its chain. */
+function turn(): Promise<void> {
+  return new Promise<void>(onTurn);
+}
+
 /**
  * Lets the bot finish what an instant started before time moves on: every promise continuation
  * (one macrotask turn drains them all, however long the chain), then any reads in flight. Nothing
  * depends on how fast the machine is: time only moves when the bot has nothing left to do now.
  */
 async function settle(busy?: Busy): Promise<void> {
-  for (;;) {
-    await new Promise<void>((r) => setImmediate(r));
-    const p = busy?.();
-    if (p === undefined) return;
+  await turn();
+  const reads = busy?.();
+  if (reads !== undefined) await afterReads(reads, busy!);
+}
+
+/** Waits for `reads` (the reads in flight after a turn), a turn after it, and so on while `busy` has more. */
+async function afterReads(reads: Promise<unknown>, busy: Busy): Promise<void> {
+  for (let p: Promise<unknown> | undefined = reads; p !== undefined; p = busy()) {
     await p;
+    await turn();
   }
 }
 
@@ -89,10 +109,13 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   let outHead = 0;
   let delivered = 0;
 
-  const deliver = (ev: BusEvent): void => {
-    o.publish(ev);
+  const count = (): void => {
     delivered++;
     o.onEvent?.(delivered);
+  };
+  const deliver = (ev: BusEvent): void => {
+    o.publish(ev);
+    count();
   };
 
   /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
@@ -107,10 +130,17 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
         const ev = outEv[outHead]!;
         outHead++;
         // A book message's text is made as it reaches the bus: what waits in the window stays small.
-        if (ev.kind === 'depthBatch') viewOf(ev).events(ev, deliver);
+        if (ev.kind === 'depthBatch') {
+          const updates = o.readsUpdates?.(ev.symbol) ?? true;
+          if (!updates && !ev.snapshot) count();
+          viewOf(ev).events(ev, deliver, updates);
+        }
         else deliver(ev);
       }
-      await settle(o.busy);
+      // settle() written out: an instant with no reads in flight (almost every one) costs one turn's promise, no more.
+      await turn();
+      const reads = o.busy?.();
+      if (reads !== undefined) await afterReads(reads, o.busy!);
     }
     clock.advanceToSync(t);
     if (outHead > 512) {

@@ -17,16 +17,13 @@ class Side {
     this.size = new TickSide(bid ? -1 : 1);
   }
 
-  set(price: number, lots: number): void {
+  /** Sets a level (0 removes it); returns its size before. */
+  set(price: number, lots: number): number {
     if (this.taken.size > 0) this.taken.delete(price);
-    const had = this.size.get(price) > 0;
-    if (lots > 0) {
-      this.size.set(price, lots);
-      if (!had) this.sorted = undefined;
-    } else if (had) {
-      this.size.set(price, 0);
-      this.sorted = undefined;
-    }
+    const prev = this.size.set(price, lots > 0 ? lots : 0);
+    // The sorted prices change only when a level comes or goes.
+    if ((prev > 0) !== (lots > 0)) this.sorted = undefined;
+    return prev;
   }
 
   /** Returns the prices best first (the same array until a level comes or goes). */
@@ -46,10 +43,7 @@ export class RecordedBook {
 
   /** Sets a level from a recorded event; returns its previous recorded size. */
   setLevel(side: BookSide, priceTicks: number, lots: number): number {
-    const s = this.sides[side];
-    const prev = s.size.get(priceTicks);
-    s.set(priceTicks, lots);
-    return prev;
+    return this.sides[side].set(priceTicks, lots);
   }
 
   /** Returns the recorded size of a level (0 when absent). */

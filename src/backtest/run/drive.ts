@@ -69,16 +69,7 @@ function turn(): Promise<void> {
  */
 async function settle(busy?: Busy): Promise<void> {
   await turn();
-  const reads = busy?.();
-  if (reads !== undefined) await afterReads(reads, busy!);
-}
-
-/** Waits for `reads` (the reads in flight after a turn), a turn after it, and so on while `busy` has more. */
-async function afterReads(reads: Promise<unknown>, busy: Busy): Promise<void> {
-  for (let p: Promise<unknown> | undefined = reads; p !== undefined; p = busy()) {
-    await p;
-    await turn();
-  }
+  for (let p = busy?.(); p !== undefined; p = busy?.()) await p.then(turn);
 }
 
 /**
@@ -118,30 +109,31 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     count();
   };
 
-  /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
-  const advance = async (t: number): Promise<void> => {
-    for (;;) {
-      const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
-      const timer = clock.nextAt() ?? Infinity;
-      const next = Math.min(bus, timer);
-      if (next > t) break;
-      clock.advanceToSync(next);
-      while (outHead < outEv.length && outLocal[outHead]! <= next) {
-        const ev = outEv[outHead]!;
-        outHead++;
-        // A book message's text is made as it reaches the bus: what waits in the window stays small.
-        if (ev.kind === 'depthBatch') {
-          const updates = o.readsUpdates?.(ev.symbol) ?? true;
-          if (!updates && !ev.snapshot) count();
-          viewOf(ev).events(ev, deliver, updates);
-        }
-        else deliver(ev);
-      }
-      // settle() written out: an instant with no reads in flight (almost every one) costs one turn's promise, no more.
-      await turn();
-      const reads = o.busy?.();
-      if (reads !== undefined) await afterReads(reads, o.busy!);
+  /**
+   * Moves the clock to the first instant up to `t` when a bus delivery or a timer falls due, and delivers
+   * and fires what is due then; returns false, the clock unmoved, when nothing falls due up to `t`.
+   */
+  const instant = (t: number): boolean => {
+    const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
+    const timer = clock.nextAt() ?? Infinity;
+    const next = Math.min(bus, timer);
+    if (next > t) return false;
+    clock.advanceToSync(next);
+    while (outHead < outEv.length && outLocal[outHead]! <= next) {
+      const ev = outEv[outHead]!;
+      outHead++;
+      // A book message's text is made as it reaches the bus: what waits in the window stays small.
+      if (ev.kind === 'depthBatch') {
+        const updates = o.readsUpdates?.(ev.symbol) ?? true;
+        if (!updates && !ev.snapshot) count();
+        viewOf(ev).events(ev, deliver, updates);
+      } else deliver(ev);
     }
+    return true;
+  };
+
+  /** Ends a move of the clock at `t` (after its instants), dropping what reached the bus from the window's head. */
+  const reach = (t: number): void => {
     clock.advanceToSync(t);
     if (outHead > 512) {
       outEv.splice(0, outHead);
@@ -150,14 +142,19 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     }
   };
 
+  // Each instant is followed by the bot's continuations (settle, written out where it runs per instant:
+  // an instant with no reads in flight, almost every one, then costs one turn's promise and no async call).
   const work = async (): Promise<void> => {
     const n = inN;
     for (let i = 0; i < n; i++) {
       const t = Math.min(inExch[i]!, inLocal[i]!);
       // Time moves without a turn of the event loop when nothing falls due on the way (most events).
       if (t > clock.now()) {
-        if ((outHead < outEv.length && outLocal[outHead]! <= t) || (clock.nextAt() ?? Infinity) <= t) await advance(t);
-        else clock.advanceToSync(t);
+        while (instant(t)) {
+          await turn();
+          for (let p = o.busy?.(); p !== undefined; p = o.busy?.()) await p.then(turn);
+        }
+        reach(t);
       }
       const e = inEv[i]!;
       applyToExchange(o.markets, e, clock.now());
@@ -184,7 +181,9 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     pace: () => (inN >= window ? work() : undefined),
   });
   await work();
-  await advance(outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now());
+  const end = outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now();
+  while (instant(end)) await settle(o.busy);
+  reach(end);
   return stats;
 }
 

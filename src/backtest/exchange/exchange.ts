@@ -244,8 +244,11 @@ export class BacktestExchange {
     const levels = this.resting[hitSide];
     // What own orders at the trade's price got of it: the rest came out of the recorded level.
     let ownAtPrice = 0;
-    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
-    for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no
+    // resting order (the best resting price tells): then no iterator is made.
+    const top = this.restingTop(hitSide);
+    const reaches = top === top && (hitSide === 0 ? top >= price : top <= price);
+    for (const p of reaches ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
       for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
@@ -269,7 +272,11 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
-    if (this.stops.length === 0) return;
+    if (this.stops.length > 0) this.triggerStopsAt(price);
+  }
+
+  /** triggerStops' work, apart: its closure would cost every recorded trade a context, also when no STOP waits. */
+  private triggerStopsAt(price: number): void {
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);

@@ -12,6 +12,7 @@ import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
+import type { BookSide } from '../exchange/types.ts';
 import { DepthView } from './depth-view.ts';
 import { batchScale, recordBatch, recordTrade, type BatchScale } from './replayed.ts';
 
@@ -226,24 +227,28 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
   }
 }
 
-/** The book version each symbol's exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
-const applied = new WeakMap<DrivenMarket, string>();
-
 /** Returns a kline as a bar in ticks; it closes (and reaches the strategy) 1 ms after its close time, at the next bar's open. */
 function barOf(inst: SimInstrument, k: KlineEvent): Bar {
   const t = (s: string): number => decimalUnits(s, inst.tick);
   return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
 }
 
-/** Each market's scale from its batches' steps to its instrument's. */
-const scales = new WeakMap<DrivenMarket, BatchScale>();
+/** What the runner keeps of each market's recorded book: the scale from its batches' steps to its instrument's, how a snapshot lists its prices, and the version last applied. */
+interface DepthState {
+  readonly scale: BatchScale;
+  readonly levels: (side: BookSide) => Iterable<number>;
+  /** The book version the exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
+  version: string | undefined;
+}
+
+const depthStates = new WeakMap<DrivenMarket, DepthState>();
 
 function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthBatchEvent): void {
-  if (ev.snapshot && applied.get(m) === ev.version) return;
-  let scale = scales.get(m);
-  if (scale === undefined) scales.set(m, (scale = batchScale(m.inst, ev.tick, ev.lot)));
-  recordBatch(ev, scale, (side) => ex.book.levels(side), ex);
-  applied.set(m, ev.version);
+  let st = depthStates.get(m);
+  if (st === undefined) depthStates.set(m, (st = { scale: batchScale(m.inst, ev.tick, ev.lot), levels: (side) => ex.book.levels(side), version: undefined }));
+  if (ev.snapshot && st.version === ev.version) return;
+  recordBatch(ev, st.scale, st.levels, ex);
+  st.version = ev.version;
 }
 
 /** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */

@@ -10,16 +10,17 @@ class Side {
   readonly size: TickSide;
   /** Prices best first, made when asked after a level came or went (walks are rare: takers, snapshots). */
   private sorted: number[] | undefined = [];
-  /** Lots the strategy took from a level since its last recorded change. */
-  readonly taken = new Map<number, number>();
+  /** Lots the strategy took from a level since its last recorded change (a table like the sizes': no allocation as levels come and go). */
+  readonly taken: TickSide;
 
   constructor(private readonly bid: boolean) {
     this.size = new TickSide(bid ? -1 : 1);
+    this.taken = new TickSide(bid ? -1 : 1, 64);
   }
 
   /** Sets a level (0 removes it); returns its size before. */
   set(price: number, lots: number): number {
-    if (this.taken.size > 0) this.taken.delete(price);
+    if (this.taken.size > 0) this.taken.set(price, 0);
     const prev = this.size.set(price, lots > 0 ? lots : 0);
     // The sorted prices change only when a level comes or goes.
     if ((prev > 0) !== (lots > 0)) this.sorted = undefined;
@@ -54,13 +55,13 @@ export class RecordedBook {
   /** Returns the size a taker can still take at a level: recorded less taken. */
   available(side: BookSide, priceTicks: number): number {
     const s = this.sides[side];
-    return s.size.get(priceTicks) - (s.taken.get(priceTicks) ?? 0);
+    return s.size.get(priceTicks) - s.taken.get(priceTicks);
   }
 
   /** Marks `lots` of a level as taken by the strategy. */
   take(side: BookSide, priceTicks: number, lots: number): void {
     const t = this.sides[side].taken;
-    t.set(priceTicks, (t.get(priceTicks) ?? 0) + lots);
+    t.set(priceTicks, t.get(priceTicks) + lots);
   }
 
   /** Returns the best price with recorded size (taken or not), or undefined. */

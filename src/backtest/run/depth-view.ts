@@ -20,6 +20,8 @@ class ViewSide {
   private readonly cLevel: Level[] = [];
   /** Indexes of the changes, sorted best first. */
   private order = new Int32Array(64);
+  /** The sorted changes' prices times the side's direction (ascending is best first), beside `order`. */
+  private key = new Float64Array(64);
   /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
   private from = new Int32Array(1024);
 
@@ -38,6 +40,7 @@ class ViewSide {
       this.cPrice = price;
       this.cLots = lots;
       this.order = new Int32Array(cap);
+      this.key = new Float64Array(cap);
     }
     this.cPrice[n] = price;
     this.cLots[n] = lots;
@@ -57,12 +60,16 @@ class ViewSide {
     const dir = this.dir;
     // Insertion sort of the few changes, best first; of two changes to one price the later sorts after (and wins).
     const order = this.order;
+    const key = this.key;
     for (let j = 0; j < n; j++) {
+      const q = cp[j]! * dir;
       let k = j;
-      while (k > 0 && (cp[order[k - 1]!]! - cp[j]!) * dir > 0) {
+      while (k > 0 && key[k - 1]! > q) {
+        key[k] = key[k - 1]!;
         order[k] = order[k - 1]!;
         k--;
       }
+      key[k] = q;
       order[k] = j;
     }
     const oldL = this.levels;

@@ -413,14 +413,21 @@ export class BacktestExchange {
   }
 
   /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NaN when none. */
+  /**
+   * Returns a side's best resting price, NaN when it has none. The value is read from `restTop` where it
+   * is kept, not returned from a function that finds it: a NaN (or any non-small number) returned from
+   * a call that is not inlined is a heap number, one per recorded level change on a side without orders.
+   */
   private restingTop(side: BookSide): number {
-    if (!this.restTopKnown[side]) {
-      let top = NaN;
-      for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
-      this.restTop[side] = top;
-      this.restTopKnown[side] = true;
-    }
+    if (!this.restTopKnown[side]) this.findRestingTop(side);
     return this.restTop[side];
+  }
+
+  private findRestingTop(side: BookSide): void {
+    let top = NaN;
+    for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
+    this.restTop[side] = top;
+    this.restTopKnown[side] = true;
   }
 
   /** Settles one fill of `x`; `done` ends an order by quote amount. */

@@ -13,6 +13,7 @@ import {
   type SpotSide,
 } from './enums.ts';
 import {
+  allNormalDecimals,
   asObject,
   at,
   listOf,
@@ -166,6 +167,15 @@ export function parseAccountUpdate(raw: unknown, path = 'event'): AccountUpdate 
 
 /** Returns an order report's fields with its kind and side, in one object (a report is read on every fill: no second copy; fields read by name, see wire.ts). */
 function reportFields<K extends string, S extends string>(o: WireObject, path: string, kind: K, side: S): ReportFields & { readonly kind: K; readonly side: S } {
+  const q = o['q'];
+  const p = o['p'];
+  const l = o['l'];
+  const z = o['z'];
+  const L = o['L'];
+  const n = o['n'];
+  const Z = o['Z'];
+  // The usual report's decimals are already normal: checked in one call; otherwise each is read (normalised, or named in the error).
+  const normal = allNormalDecimals(q, p, l, z, L, n, Z);
   return {
     kind,
     side,
@@ -174,19 +184,19 @@ function reportFields<K extends string, S extends string>(o: WireObject, path: s
     clientOrderId: reqId(o, 'c', path, o['c']),
     orderType: reqString(o, 'o', path, o['o']),
     timeInForce: reqString(o, 'f', path, o['f']),
-    quantity: reqDecimal(o, 'q', path, o['q']),
-    price: reqDecimal(o, 'p', path, o['p']),
+    quantity: normal ? q as string : reqDecimal(o, 'q', path, q),
+    price: normal ? p as string : reqDecimal(o, 'p', path, p),
     status: reqEnum(o, 'X', path, SPOT_ORDER_STATUSES, o['X']),
     orderId: reqId(o, 'i', path, o['i']),
-    lastQty: reqDecimal(o, 'l', path, o['l']),
-    cumQty: reqDecimal(o, 'z', path, o['z']),
-    lastPrice: reqDecimal(o, 'L', path, o['L']),
-    commission: reqDecimal(o, 'n', path, o['n']),
+    lastQty: normal ? l as string : reqDecimal(o, 'l', path, l),
+    cumQty: normal ? z as string : reqDecimal(o, 'z', path, z),
+    lastPrice: normal ? L as string : reqDecimal(o, 'L', path, L),
+    commission: normal ? n as string : reqDecimal(o, 'n', path, n),
     commissionAsset: optString(o, 'N', path, o['N']),
     isWorking: reqBool(o, 'w', path, o['w']),
     isMaker: reqBool(o, 'm', path, o['m']),
     orderCreationTime: reqTime(o, 'O', path, o['O']),
-    cumQuote: reqDecimal(o, 'Z', path, o['Z']),
+    cumQuote: normal ? Z as string : reqDecimal(o, 'Z', path, Z),
     executionType: optEnum(o, 'x', path, EXECUTION_TYPES, o['x']),
     stopPrice: optDecimal(o, 'P', path, false, o['P']),
     icebergQty: optDecimal(o, 'F', path, false, o['F']),

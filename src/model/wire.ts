@@ -125,18 +125,23 @@ export function reqTime(obj: WireObject, key: string, path: string, raw: unknown
   const v = given(raw);
   if (v === undefined) throw missing(at(path, key));
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && isShortUint(v)) return Number(v);
+  if (typeof v === 'string') {
+    const n = shortUint(v);
+    if (n >= 0) return n;
+  }
   return timeOf(v, at(path, key));
 }
 
-/** Returns true for 1 to 15 digits: a time Number() reads exactly (timeOf judges every other form). */
-function isShortUint(v: string): boolean {
-  if (v.length === 0 || v.length > 15) return false;
+/** Returns the value of 1 to 15 digits (exact in a double, read as the digits are checked), else -1 (timeOf judges every other form). */
+function shortUint(v: string): number {
+  if (v.length === 0 || v.length > 15) return -1;
+  let n = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+    if (c < 48 || c > 57) return -1;
+    n = n * 10 + (c - 48);
   }
-  return true;
+  return n;
 }
 
 /** Returns an optional time as a number (undefined when absent or null). */
@@ -162,6 +167,17 @@ function isNormalDecimal(s: string): boolean {
     if (c < 48 || c > 57) return false;
   }
   return true;
+}
+
+/**
+ * Returns true when every value is a string already in normal form (what reqDecimal returns unchanged): a
+ * hot parser checks its decimal fields in one call and reads them with reqDecimal only when one is not, so
+ * a malformed or unnormalised field is still normalised, or named in the error, by the reader.
+ */
+export function allNormalDecimals(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' && typeof c === 'string' && typeof d === 'string' && typeof e === 'string'
+    && typeof f === 'string' && typeof g === 'string'
+    && isNormalDecimal(a) && isNormalDecimal(b) && isNormalDecimal(c) && isNormalDecimal(d) && isNormalDecimal(e) && isNormalDecimal(f) && isNormalDecimal(g);
 }
 
 /** Returns `v` (a JSON string) as a normalised decimal string, or throws naming `p`. */
@@ -283,7 +299,7 @@ const TOKEN_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  */
 export function parseWireJson(text: string): unknown {
   // A bare number token starts the text or follows ':', '[' or ','; without 16 digits in a row after one, none can pass 2^53 (the usual frame: no rewrite pass).
-  if (!LONG_NUMBER_RE.test(text)) return parseJson(text);
+  if (!hasDigitRun16(text) || !LONG_NUMBER_RE.test(text)) return parseJson(text);
   let changed = false;
   const safe = text.replace(TOKEN_RE, (tok) => {
     if (tok.charCodeAt(0) === 34 /* " */ || tok.length < 16 || /[.eE]/.test(tok)) return tok;
@@ -292,6 +308,31 @@ export function parseWireJson(text: string): unknown {
     return `"${tok}"`;
   });
   return parseJson(changed ? safe : text);
+}
+
+/**
+ * Returns true when `text` holds 16 digits in a row anywhere (LONG_NUMBER_RE can match only then). Such a
+ * run covers a position ≡ 15 (mod 16), so only those are probed: a frame is read at a sixteenth of its
+ * characters plus the digit runs met, where the regex reads every one.
+ */
+function hasDigitRun16(text: string): boolean {
+  const n = text.length;
+  for (let i = 15; i < n; i += 16) {
+    if (!isDigitAt(text, i)) continue;
+    let a = i;
+    while (a > 0 && isDigitAt(text, a - 1)) a--;
+    let b = i + 1;
+    while (b < n && isDigitAt(text, b)) b++;
+    if (b - a >= 16) return true;
+    // The next probe is the first position of the form past the run (the run's own ones hold no other run).
+    i += ((b - i - 1) >> 4) << 4;
+  }
+  return false;
+}
+
+function isDigitAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
 }
 
 function parseJson(text: string): unknown {

@@ -56,9 +56,44 @@ export interface SequencerStats {
 const MAX_FINISHED_ORDERS = 10_000;
 const MAX_KEYS = 10_000;
 
+/** Slots of the filter of orders held (a power of two: 64 KiB, small enough to stay in cache). */
+const HELD_SLOTS = 1 << 16;
+
+/**
+ * How many orders held hash to each slot, so an order's first report (every order has one; for an order
+ * filled on placement it is the fill) is told from the map of up to 10,000 orders without reading it: that
+ * read misses the cache on every such report. Zero means not held; any other count means look in the
+ * map. A count that reaches 255 stays there (it then only costs map reads).
+ */
+class HeldFilter {
+  private readonly counts = new Uint8Array(HELD_SLOTS);
+
+  mayHold(id: string): boolean {
+    return this.counts[slotOf(id)] !== 0;
+  }
+
+  add(id: string): void {
+    const i = slotOf(id);
+    if (this.counts[i]! < 255) this.counts[i]! += 1;
+  }
+
+  remove(id: string): void {
+    const i = slotOf(id);
+    if (this.counts[i]! < 255) this.counts[i]! -= 1;
+  }
+}
+
+/** Returns the filter slot of an order id (FNV-1a over its characters). */
+function slotOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 16)) & (HELD_SLOTS - 1);
+}
+
 /** The monotone filter of the user stream. */
 export class ReportSequencer {
   private readonly orders = new Map<string, OrderMark>();
+  private readonly held = new HeldFilter();
   private readonly finished = new Fifo<string>();
   /** Newest E per balance or position key. */
   private readonly newest = new Map<string, number>();
@@ -82,7 +117,10 @@ export class ReportSequencer {
     // An order seen for the first time is noted once its report was delivered: off the path from frame to strategy.
     if (pass !== true) this.note(pass);
     // The oldest finished order is forgotten once the event was delivered: off the path from frame to strategy.
-    while (this.finished.length > MAX_FINISHED_ORDERS) this.orders.delete(this.finished.shift()!);
+    while (this.finished.length > MAX_FINISHED_ORDERS) {
+      const id = this.finished.shift()!;
+      if (this.orders.delete(id)) this.held.remove(id);
+    }
   }
 
   private newer(ev: BalanceUpdateEvent | PositionUpdateEvent): boolean {
@@ -100,7 +138,7 @@ export class ReportSequencer {
 
   /** Returns true when the report passes, false when it is stale, or the report itself when its order was not seen before (push notes it). */
   private advances(ev: OrderUpdateEvent): boolean | OrderUpdateEvent {
-    const mark = this.orders.get(ev.orderId);
+    const mark = this.held.mayHold(ev.orderId) ? this.orders.get(ev.orderId) : undefined;
     if (mark === undefined) return ev;
     const rank = statusRank(ev.status);
     const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
@@ -122,10 +160,11 @@ export class ReportSequencer {
 
   private note(ev: OrderUpdateEvent): void {
     // A report of the same order pushed while this one was delivered noted it already, and later.
-    if (this.orders.has(ev.orderId)) return;
+    if (this.held.mayHold(ev.orderId) && this.orders.has(ev.orderId)) return;
     const rank = statusRank(ev.status);
     const fill = compareDecimal(ev.lastQty, '0') > 0 ? ev.executedQty : undefined;
     this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
+    this.held.add(ev.orderId);
     this.noteFinished(ev.orderId, rank);
   }
 

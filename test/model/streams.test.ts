@@ -16,6 +16,17 @@ describe('user data stream', () => {
     expect(ev).toMatchObject({ kind: 'contractExecution', eventTime: 1590553032232, orderId: '635999362524162048', side: 'SELL', status: 'FILLED', isClose: true, leverage: '3', cumQuote: '17679.2', commissionAsset: 'BUSDT' });
   });
 
+  it('normalises each report decimal sent in another form and names the first malformed one, whichever of the seven it is', () => {
+    const published = payload('ws-user-execution-report.official') as Record<string, unknown>;
+    const [ev] = m.parseUserStreamFrame({ ...published, q: '1.00000000', l: '0.50', Z: '025' });
+    expect(ev).toMatchObject({ quantity: '1', lastQty: '0.5', cumQuote: '25', price: '0.1026441' });
+    for (const key of ['q', 'p', 'l', 'z', 'L', 'n', 'Z']) {
+      expect(() => m.parseUserStreamFrame({ ...published, [key]: '1e3' })).toThrow(`frame.${key}: must be a decimal number, got "1e3"`);
+      expect(() => m.parseUserStreamFrame({ ...published, [key]: 3 })).toThrow(`frame.${key}: must be a decimal string, got number 3`);
+    }
+    expect(() => m.parseUserStreamFrame({ ...published, p: undefined })).toThrow('frame.p: is required but missing');
+  });
+
   it('reads a contract report whose leverage `v` is "" as one without leverage', () => {
     const published = payload('ws-user-contract-execution-report.hbtc') as Record<string, unknown>;
     const [ev] = m.parseUserStreamFrame({ ...published, v: '' });

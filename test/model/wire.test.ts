@@ -93,6 +93,13 @@ describe('wire readers', () => {
     expect(() => m.parseWireJson('{"a":')).toThrow(ParseError);
   });
 
+  it('parseWireJson finds a long bare number wherever it starts in the text', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      const v = m.parseWireJson(`{"${'k'.repeat(pad)}":9007199254740993,"x":[12345678901234567]}`) as Record<string, unknown>;
+      expect(v).toEqual({ ['k'.repeat(pad)]: '9007199254740993', x: ['12345678901234567'] });
+    }
+  });
+
   it('normalises both rateLimitType spellings', () => {
     expect(m.normalizeRateLimitType('REQUESTS_WEIGHT')).toBe('REQUEST_WEIGHT');
     expect(m.normalizeRateLimitType('REQUEST_WEIGHT')).toBe('REQUEST_WEIGHT');

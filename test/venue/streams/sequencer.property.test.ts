@@ -148,3 +148,24 @@ describe('report sequencer: shuffled, duplicated and delayed reports of several 
     }), { numRuns: 200 });
   });
 });
+
+describe('report sequencer: bounded memory of finished orders', () => {
+  it('keeps refusing repeats of the newest 10,000 finished orders and forgets older ones, over 25,000 orders', () => {
+    const out: OrderUpdateEvent[] = [];
+    const seq = new ReportSequencer((ev) => {
+      if (ev.kind === 'order') out.push(ev);
+    });
+    const filled = (i: number): OrderUpdateEvent => report(i, 'FILLED', 1, T0 + i);
+    for (let i = 0; i < 25_000; i++) seq.push(filled(i));
+    expect(out.length).toBe(25_000);
+    // Every repeat of a remembered order is a duplicate; a report of an order seen for the first time (or forgotten) passes.
+    for (let i = 15_000; i < 25_000; i++) seq.push(filled(i));
+    expect(seq.stats()).toMatchObject({ released: 25_000, droppedDuplicates: 10_000 });
+    for (let i = 25_000; i < 25_010; i++) seq.push(report(i, 'NEW', 0, T0 + i));
+    for (let i = 0; i < 10; i++) seq.push(filled(i));
+    expect(seq.stats()).toMatchObject({ released: 25_020, droppedDuplicates: 10_000 });
+    // A repeat of an order still working is refused too.
+    for (let i = 25_000; i < 25_010; i++) seq.push(report(i, 'NEW', 0, T0 + i));
+    expect(seq.stats()).toMatchObject({ released: 25_020, droppedDuplicates: 10_010 });
+  });
+});

@@ -78,9 +78,6 @@ const ALREADY_FILLED = -1139;
 const ALREADY_CANCELED = -1142;
 const DUPLICATE_ID = -1141;
 
-/** restingTop of a side without resting orders: an integer, as prices in ticks are (a NaN would be boxed on every call). */
-const NO_REST = -1;
-
 /** What a side without resting orders walks (no iterator made per recorded trade). */
 const NO_PRICES: readonly number[] = [];
 
@@ -96,8 +93,8 @@ export class BacktestExchange {
   private readonly keepFinished: number;
   /** Resting orders per side and price, in arrival order. */
   private readonly resting: [Map<number, ExchOrder[]>, Map<number, ExchOrder[]>] = [new Map(), new Map()];
-  /** Each side's best resting price (restingTop; NO_REST for none), kept until a resting level comes or goes: every recorded level change asks for it. */
-  private readonly restTop: [number, number] = [NO_REST, NO_REST];
+  /** Each side's best resting price (restingTop), kept until a resting level comes or goes: every recorded level change asks for it. */
+  private readonly restTop: [number, number] = [NaN, NaN];
   private readonly restTopKnown: [boolean, boolean] = [true, true];
   /** Waiting STOP orders in arrival order. */
   private stops: ExchOrder[] = [];
@@ -204,13 +201,11 @@ export class BacktestExchange {
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
     // Most events cross nothing: the best resting price tells, before any list is made.
     const top = this.restingTop(restSide);
-    if (top === NO_REST || (restSide === 0 ? top < price : top > price)) return;
-    // Nor is there anything to fill when the level's liquidity was taken already (the usual case once crossed): no list is made then either.
-    if (this.book.available(bookSide, price) <= 0) return;
+    if (top !== top || (restSide === 0 ? top < price : top > price)) return;
     this.fillCrossedLevels(restSide, bookSide, price);
   }
 
-  /** fillCrossed's work once something crosses; apart because its closures would cost the caller a context on every call. */
+  /** fillCrossed's walk, apart: its closures would cost every recorded level change a context, also the (most) that cross nothing. */
   private fillCrossedLevels(restSide: BookSide, bookSide: BookSide, price: number): void {
     const levels = this.resting[restSide];
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
@@ -249,10 +244,11 @@ export class BacktestExchange {
     const levels = this.resting[hitSide];
     // What own orders at the trade's price got of it: the rest came out of the recorded level.
     let ownAtPrice = 0;
-    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no own order: the best resting price tells, before an iterator is made.
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no
+    // resting order (the best resting price tells): then no iterator is made.
     const top = this.restingTop(hitSide);
-    const reached = top !== NO_REST && (hitSide === 0 ? top >= price : top <= price);
-    for (const p of reached ? levels.keys() : NO_PRICES) {
+    const reaches = top === top && (hitSide === 0 ? top >= price : top <= price);
+    for (const p of reaches ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
       for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
@@ -276,11 +272,11 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
-    if (this.stops.length > 0) this.triggerWaiting(price);
+    if (this.stops.length > 0) this.triggerStopsAt(price);
   }
 
-  /** triggerStops' work when stops wait; apart because its closures would cost every recorded trade a context. */
-  private triggerWaiting(price: number): void {
+  /** triggerStops' work, apart: its closure would cost every recorded trade a context, also when no STOP waits. */
+  private triggerStopsAt(price: number): void {
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);
@@ -416,15 +412,22 @@ export class BacktestExchange {
     }
   }
 
-  /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NO_REST when none. */
+  /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NaN when none. */
+  /**
+   * Returns a side's best resting price, NaN when it has none. The value is read from `restTop` where it
+   * is kept, not returned from a function that finds it: a NaN (or any non-small number) returned from
+   * a call that is not inlined is a heap number, one per recorded level change on a side without orders.
+   */
   private restingTop(side: BookSide): number {
-    if (!this.restTopKnown[side]) {
-      let top = NO_REST;
-      for (const p of this.resting[side].keys()) if (top === NO_REST || (side === 0 ? p > top : p < top)) top = p;
-      this.restTop[side] = top;
-      this.restTopKnown[side] = true;
-    }
+    if (!this.restTopKnown[side]) this.findRestingTop(side);
     return this.restTop[side];
+  }
+
+  private findRestingTop(side: BookSide): void {
+    let top = NaN;
+    for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
+    this.restTop[side] = top;
+    this.restTopKnown[side] = true;
   }
 
   /** Settles one fill of `x`; `done` ends an order by quote amount. */

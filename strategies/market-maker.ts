@@ -1,6 +1,6 @@
 // market-maker: quotes one bid and one ask around the others' mid of a spot book, at least the venue's maker fee from the mid on each side, skewed against its own position so it leans back toward its target.
 import { Decimal, defineStrategy, fromTicks, toTicks, z, type DepthSnapshotEvent } from 'bhtrade';
-import { feeHalfSpreadTicks, needsQuote, OrderBudget, othersBest, ownByTicks, pctTicks, skewTicks, targets, type Near, type Quote } from './market-maker/quotes.ts';
+import { dueSides, feeHalfSpreadTicks, OrderBudget, othersBest, ownByTicks, pctTicks, skewTicks, targets, type Near, type Quote } from './market-maker/quotes.ts';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
 const SIDES = ['BUY', 'SELL'] as const;
@@ -66,7 +66,7 @@ export default defineStrategy({
       // A quote no longer working is over (filled, cancelled or refused).
       for (const side of SIDES) if (quotes[side] !== undefined && !open.some((o) => o.clientOrderId === quotes[side]!.id)) forget(side);
       const now = ctx.clock.now();
-      ghosts = ghosts.filter((g) => g.until > now);
+      if (ghosts.some((g) => g.until <= now)) ghosts = ghosts.filter((g) => g.until > now);
       const own = ownByTicks(inst, open);
       for (const g of ghosts) own.set(g.ticks, (own.get(g.ticks) ?? 0) + quoteSteps);
       // Both move with few events (our fills, the last trade's price): figured again only then.
@@ -83,8 +83,7 @@ export default defineStrategy({
       const want = targets(bid, ask, spread, skew);
       if (want === undefined) return;
       // The side furthest from its target goes first when the budget has room for one only.
-      const due = SIDES.filter((s) => needsQuote(quotes[s], want[s], skew, p.requoteTicks))
-        .sort((x, y) => distance(quotes[y], want[y]) - distance(quotes[x], want[x]));
+      const due = dueSides(quotes, want, skew, p.requoteTicks);
       let room = budget.room(ctx.clock.now());
       for (const side of due) {
         if (room <= 0) return;
@@ -133,8 +132,3 @@ export default defineStrategy({
     };
   },
 });
-
-/** Returns how far a quote is from its target, in ticks (a missing quote is furthest). */
-function distance(q: Quote | undefined, want: number): number {
-  return q === undefined ? Number.MAX_SAFE_INTEGER : Math.abs(q.ticks - want);
-}

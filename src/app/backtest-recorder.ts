@@ -1,5 +1,5 @@
 /** What a backtest keeps for its results while it runs: its orders and fills as their CSV lines, its equity, price and position points, each spooled beyond the last few thousand. */
-import { Decimal } from '../core/fixed.ts';
+import { addScaled, compareScaled, roundToDecimal, scaled, SCALED_ZERO, scaledOfAny, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { OrderReport, OrderRequest } from '../model/index.ts';
 import { fillLine, FillTotals, LineSpool, orderLine, PointSpool, type OrderRow } from '../backtest/index.ts';
 import type { GatewayFill } from '../backtest/run/exchange-gateway.ts';
@@ -25,7 +25,8 @@ export class Recorder {
   readonly positions = new PointSpool();
   orders = 0;
   cancels = 0;
-  private position = new Decimal(0);
+  /** The net position (scaled integers, rounded as decimal.js rounds: one per fill, no decimal.js). */
+  private position: Scaled = SCALED_ZERO;
   /** fills.csv's lines, in fill order. */
   private readonly fills = new LineSpool();
   /** orders.csv's lines before `lines`: orders no report can change any more. */
@@ -104,16 +105,19 @@ export class Recorder {
     const v = m.value(f);
     this.fillTotals.add({ qty: f.qty, notional: v.notional, fee: v.fee, isMaker: f.maker });
     // Buys (BUY, BUY_OPEN, BUY_CLOSE) add to the net position, sells take from it; a spot buy receives its quantity less the fee charged in the base.
-    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? new Decimal(f.qty).minus(f.fee) : new Decimal(f.qty);
-    this.position = f.side.startsWith('BUY') ? this.position.plus(got) : this.position.minus(got);
-    this.positions.push(f.time, this.position.toFixed());
+    const qty = scaled(f.qty, 'qty');
+    const got = m.inst.spot && f.side === 'BUY' && f.feeAsset === m.inst.baseAsset ? roundToDecimal(subScaled(qty, scaled(f.fee, 'fee'))) : qty;
+    this.position = roundToDecimal(f.side.startsWith('BUY') ? addScaled(this.position, got) : subScaled(this.position, got));
+    this.positions.push(f.time, scaledText(this.position));
   }
 
   /** Records the net position a change no fill carries left (a liquidation). */
   positionAt(time: number, net: string | undefined): void {
-    if (net === undefined || this.position.eq(net)) return;
-    this.position = new Decimal(net);
-    this.positions.push(time, this.position.toFixed());
+    if (net === undefined) return;
+    const at = scaledOfAny(net, 'net position');
+    if (compareScaled(this.position, at) === 0) return;
+    this.position = at;
+    this.positions.push(time, scaledText(at));
   }
 
 }

@@ -213,6 +213,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       publish: o.ownOrdersInBook ? withOwnOrders(sink, markets) : sink,
       busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
+      readsUpdates: (symbol) => bus.reads('depthUpdate', symbol),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {

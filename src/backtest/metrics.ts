@@ -4,7 +4,7 @@
  * equity, so its return is zero; annualised with 365), Calmar, trade statistics, exposure,
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
-import { Decimal } from '../core/fixed.ts';
+import { compareScaled, Decimal, DecimalSum, negScaled, SCALED_ZERO, scaledDecimal, scaledOfAny, subScaled, type Scaled } from '../core/fixed.ts';
 import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
@@ -23,18 +23,35 @@ export interface MetricsFill {
 
 /** The sums of the fills the metrics take (turnover, fees, maker share), added up as fills come: a run need not keep its fills for them. */
 export class FillTotals {
-  notional = new Decimal(0);
-  fees = new Decimal(0);
-  makerQty = new Decimal(0);
-  allQty = new Decimal(0);
+  // Added on every fill: scaled integers, as decimal.js would add them (see DecimalSum); decimal.js values only when read.
+  private readonly notionalSum = new DecimalSum();
+  private readonly feeSum = new DecimalSum();
+  private readonly makerSum = new DecimalSum();
+  private readonly qtySum = new DecimalSum();
   count = 0;
 
+  get notional(): Decimal {
+    return this.notionalSum.value();
+  }
+
+  get fees(): Decimal {
+    return this.feeSum.value();
+  }
+
+  get makerQty(): Decimal {
+    return this.makerSum.value();
+  }
+
+  get allQty(): Decimal {
+    return this.qtySum.value();
+  }
+
   add(f: MetricsFill): void {
-    this.notional = this.notional.plus(new Decimal(f.notional).abs());
-    this.fees = this.fees.plus(f.fee);
-    const q = new Decimal(f.qty).abs();
-    this.allQty = this.allQty.plus(q);
-    if (f.isMaker) this.makerQty = this.makerQty.plus(q);
+    this.notionalSum.add(absScaled(scaledOfAny(f.notional, 'notional')));
+    this.feeSum.add(scaledOfAny(f.fee, 'fee'));
+    const q = absScaled(scaledOfAny(f.qty, 'qty'));
+    this.qtySum.add(q);
+    if (f.isMaker) this.makerSum.add(q);
     this.count += 1;
   }
 
@@ -44,6 +61,11 @@ export class FillTotals {
     for (const f of fills) t.add(f);
     return t;
   }
+}
+
+/** Returns |a|. */
+function absScaled(a: Scaled): Scaled {
+  return a.units < 0n ? negScaled(a) : a;
 }
 
 /** The position after a change at `time` (decimal text, signed; "0" when flat). */
@@ -128,25 +150,35 @@ export function dailyReturns(equity: readonly EquityPoint[]): number[] {
 export function maxDrawdown(equity: readonly EquityPoint[]): { fraction: number; amount: Decimal; durationMs: number } {
   let best = { fraction: 0, amount: new Decimal(0), durationMs: 0 };
   if (equity.length === 0) return best;
-  let peak = new Decimal(equity[0]!.equity);
+  // In scaled integers, one point at a time; a fraction (a division) only for a new low of its episode:
+  // under one peak the fraction grows with the amount, so no smaller amount can beat the episode's worst (nor so the best).
+  let peak = scaledOfAny(equity[0]!.equity, 'equity');
   let peakTime = equity[0]!.time;
   let worstInEpisode = 0;
+  let worstAmount = SCALED_ZERO;
   const close = (until: number): void => {
     if (worstInEpisode > 0 && worstInEpisode >= best.fraction) best = { ...best, durationMs: until - peakTime };
   };
   for (const p of equity) {
-    const e = new Decimal(p.equity);
-    if (e.gte(peak)) {
+    const e = scaledOfAny(p.equity, 'equity');
+    if (compareScaled(e, peak) >= 0) {
       close(p.time);
       peak = e;
       peakTime = p.time;
       worstInEpisode = 0;
+      worstAmount = SCALED_ZERO;
       continue;
     }
-    const amount = peak.minus(e);
-    const fraction = peak.isZero() ? 0 : amount.div(peak).toNumber();
-    if (fraction > worstInEpisode) worstInEpisode = fraction;
-    if (fraction > best.fraction) best = { fraction, amount, durationMs: best.durationMs };
+    // A peak of zero or less gives no drawdown fraction above zero.
+    if (peak.units <= 0n) continue;
+    const amount = subScaled(peak, e);
+    if (compareScaled(amount, worstAmount) <= 0) continue;
+    const fraction = scaledDecimal(amount).div(scaledDecimal(peak)).toNumber();
+    if (fraction > worstInEpisode) {
+      worstInEpisode = fraction;
+      worstAmount = amount;
+    }
+    if (fraction > best.fraction) best = { fraction, amount: scaledDecimal(amount), durationMs: best.durationMs };
   }
   close(equity[equity.length - 1]!.time);
   return best;
@@ -181,7 +213,7 @@ function exposureOf(positions: readonly PositionPoint[], start: number, end: num
     const t = Math.min(Math.max(p.time, start), end);
     if (holding) open += t - since;
     since = t;
-    holding = !new Decimal(p.position).isZero();
+    holding = scaledOfAny(p.position, 'position').units !== 0n;
   }
   if (holding) open += end - since;
   return open / (end - start);

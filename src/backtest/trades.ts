@@ -4,7 +4,7 @@
  * metrics see the same numbers the ledger moved. Trips are kept as running totals, so memory does
  * not grow with the number of trades.
  */
-import { Decimal } from '../core/fixed.ts';
+import { addScaled, compareScaled, type Decimal, roundToDecimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
 
 /** Totals of closed round trips, what the trade metrics are computed from. */
 export interface TradeStats {
@@ -19,49 +19,60 @@ export interface TradeStats {
 /** Returns the totals of a list of trip PnLs (decimal texts). */
 export function tradeStats(pnls: readonly string[]): TradeStats {
   const t = new RoundTrips();
-  for (const p of pnls) t.close(new Decimal(p));
+  for (const p of pnls) t.close(p);
   return t.stats();
 }
 
-/** Follows the net position and what is realized, and totals each trip when it closes. */
+/** Returns an amount exactly, as a scaled integer. */
+function exact(a: Decimal | string): Scaled {
+  return scaledOfAny(typeof a === 'string' ? a : a.toFixed(), 'amount');
+}
+
+/** Follows the net position and what is realized, and totals each trip when it closes (in scaled integers, each sum rounded as decimal.js rounds it: the accounts call it on every fill). */
 export class RoundTrips {
-  private position = new Decimal(0);
-  private realized = new Decimal(0);
+  private position: Scaled = SCALED_ZERO;
+  private realized: Scaled = SCALED_ZERO;
   private count = 0;
   private wins = 0;
   private losses = 0;
-  private grossWin = new Decimal(0);
-  private grossLoss = new Decimal(0);
+  private grossWin: Scaled = SCALED_ZERO;
+  private grossLoss: Scaled = SCALED_ZERO;
 
   /** Adds an amount realized while a trip is open or opening (PnL, a fee as a negative amount, funding). */
   realize(amount: Decimal | string): void {
-    this.realized = this.realized.plus(amount);
+    this.realized = roundToDecimal(addScaled(this.realized, exact(amount)));
   }
 
   /** Notes the net position after a fill; the trip ends when it comes back to zero (a fill through zero closes one and opens the next). */
   positionAfter(after: Decimal | string): void {
-    const next = new Decimal(after);
-    if (!this.position.isZero() && (next.isZero() || next.isNeg() !== this.position.isNeg())) {
-      this.close(this.realized);
-      this.realized = new Decimal(0);
+    const next = exact(after);
+    const held = this.position.units;
+    if (held !== 0n && (next.units === 0n || next.units < 0n !== held < 0n)) {
+      this.closeTrip(this.realized);
+      this.realized = SCALED_ZERO;
     }
     this.position = next;
   }
 
   /** Counts one closed trip of `pnl`. */
-  close(pnl: Decimal): void {
+  close(pnl: Decimal | string): void {
+    this.closeTrip(exact(pnl));
+  }
+
+  private closeTrip(pnl: Scaled): void {
     this.count++;
-    if (pnl.gt(0)) {
+    const sign = compareScaled(pnl, SCALED_ZERO);
+    if (sign > 0) {
       this.wins++;
-      this.grossWin = this.grossWin.plus(pnl);
-    } else if (pnl.lt(0)) {
+      this.grossWin = roundToDecimal(addScaled(this.grossWin, pnl));
+    } else if (sign < 0) {
       this.losses++;
-      this.grossLoss = this.grossLoss.plus(pnl);
+      this.grossLoss = roundToDecimal(addScaled(this.grossLoss, pnl));
     }
   }
 
   /** Returns the totals of the trips closed so far. */
   stats(): TradeStats {
-    return { count: this.count, wins: this.wins, losses: this.losses, grossWin: this.grossWin.toString(), grossLoss: this.grossLoss.toString() };
+    return { count: this.count, wins: this.wins, losses: this.losses, grossWin: scaledText(this.grossWin), grossLoss: scaledText(this.grossLoss) };
   }
 }

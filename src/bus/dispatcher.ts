@@ -89,6 +89,17 @@ export class Dispatcher {
     });
   }
 
+  /**
+   * Returns whether an event of `kind` about `symbol` published now would reach a handler (a producer may
+   * then skip making one nobody reads). While an event is being delivered a publish waits its turn, and a
+   * handler may subscribe meanwhile: then it answers true.
+   */
+  reads(kind: EventKind, symbol: string): boolean {
+    if (this.dispatching || this.all.list.length > 0) return true;
+    const route = this.routes[kind];
+    return route.any.list.length > 0 || (route.bySymbol.get(symbol)?.list.length ?? 0) > 0;
+  }
+
   /** Returns the counters. */
   stats(): DispatchStats {
     return { published: this.published, subscriberErrors: this.subscriberErrors, subscribers: this.count };

@@ -74,6 +74,11 @@ export class EventBus {
     this.dispatcher.publish(ev);
   }
 
+  /** Returns whether an event of `kind` about `symbol` published now would reach a subscriber (false once closed). */
+  reads(kind: SymbolEventKind, symbol: string): boolean {
+    return !this.closed && this.dispatcher.reads(kind, symbol);
+  }
+
   /** Returns a stream of one kind of event. */
   on<K extends EventKind>(kind: K): Observable<EventOf<K>> {
     return this.stream((h) => this.dispatcher.addKind(kind, undefined, h, `on(${kind})`));

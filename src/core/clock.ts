@@ -40,12 +40,20 @@ export class LiveClock implements Clock {
   }
 }
 
-interface VirtualTimer {
-  at: number;
-  seq: number;
-  fn: () => void;
-  every: number;
-  live: boolean;
+/** A timer of the VirtualClock, and its own handle (no handle object nor closure per timer: a backtest makes one per order, cancel and report). */
+class VirtualTimer implements TimerHandle {
+  live = true;
+
+  constructor(
+    public at: number,
+    public seq: number,
+    readonly fn: () => void,
+    readonly every: number,
+  ) {}
+
+  cancel(): void {
+    this.live = false;
+  }
 }
 
 /**
@@ -132,9 +140,9 @@ export class VirtualClock implements Clock {
   }
 
   private schedule(fn: () => void, delay: number, every: number): TimerHandle {
-    const timer: VirtualTimer = { at: this.t + delay, seq: this.seq++, fn, every, live: true };
+    const timer = new VirtualTimer(this.t + delay, this.seq++, fn, every);
     this.push(timer);
-    return { cancel: () => { timer.live = false; } };
+    return timer;
   }
 
   private dropDead(): void {
@@ -147,8 +155,11 @@ export class VirtualClock implements Clock {
     let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
+      const x = h[i]!;
+      const y = h[p]!;
+      if (!before(x, y)) break;
+      h[i] = y;
+      h[p] = x;
       i = p;
     }
   }
@@ -167,7 +178,9 @@ export class VirtualClock implements Clock {
         if (l < h.length && before(h[l]!, h[m]!)) m = l;
         if (r < h.length && before(h[r]!, h[m]!)) m = r;
         if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
+        const x = h[i]!;
+        h[i] = h[m]!;
+        h[m] = x;
         i = m;
       }
     }

@@ -287,6 +287,11 @@ export function scaled(s: string, field = 'value'): Scaled {
   return { units: sa.neg ? -units : units, scale: f1 - f0 };
 }
 
+/** Returns a decimal text written in any way decimal.js reads (an exponent too) as a Scaled: a plain one directly, another through decimal.js's plain text. */
+export function scaledOfAny(text: string, field = 'value'): Scaled {
+  return scaled(isDecimalString(text) ? text : new Decimal(text).toFixed(), field);
+}
+
 /** Returns `a` with its units expressed at `scale` (not below its own). */
 function at(a: Scaled, scale: number): bigint {
   return scale === a.scale ? a.units : a.units * pow10(scale - a.scale);
@@ -348,6 +353,52 @@ export function scaledDecimal(a: Scaled): Decimal {
   return new Decimal(scaledText(a));
 }
 
+/** Units below this have no more significant digits than decimal.js keeps, whatever their trailing zeros. */
+const DECIMAL_DIGITS_BOUND = 10n ** BigInt(Decimal.precision);
+
+/**
+ * Returns `a` rounded half away from zero to decimal.js's significant digits, at the same scale: what
+ * decimal.js's arithmetic gives where scaled integers stand in for it (it rounds every result; most need no rounding).
+ */
+export function roundToDecimal(a: Scaled): Scaled {
+  const abs = a.units < 0n ? -a.units : a.units;
+  if (abs < DECIMAL_DIGITS_BOUND) return a;
+  const unit = pow10(abs.toString().length - Decimal.precision);
+  let q = abs / unit;
+  if (2n * (abs - q * unit) >= unit) q += 1n;
+  const units = q * unit;
+  return units === abs ? a : { units: a.units < 0n ? -units : units, scale: a.scale };
+}
+
+/**
+ * A running sum that comes out exactly as adding with decimal.js (`sum = sum.plus(x)`) does, for sums
+ * added on every fill, in scaled integers: each sum is rounded as decimal.js rounds it (to its
+ * significant digits, half away from zero), which leaves most sums as they are.
+ */
+export class DecimalSum {
+  private sum: Scaled = SCALED_ZERO;
+
+  /** Adds `x`. */
+  add(x: Scaled): void {
+    this.sum = roundToDecimal(addScaled(this.sum, x));
+  }
+
+  /** Adds a decimal text (written in any way decimal.js reads). */
+  addText(text: string, field = 'value'): void {
+    this.add(scaledOfAny(text, field));
+  }
+
+  /** Returns the sum as a decimal.js value. */
+  value(): Decimal {
+    return scaledDecimal(this.sum);
+  }
+
+  /** Returns the sum's text, as decimal.js's toFixed() writes it. */
+  text(): string {
+    return scaledText(this.sum);
+  }
+}
+
 /** Decimals tried for an exact quotient before divideDecimal hands the division to decimal.js. */
 const EXACT_QUOTIENT_DECIMALS = 20;
 
@@ -367,7 +418,33 @@ export function divideDecimal(a: string, b: string): string {
   const scale = x.scale + EXACT_QUOTIENT_DECIMALS;
   // The exact quotient, when it fits in the 60 significant digits decimal.js keeps; else decimal.js rounds it as before.
   if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
-  return new Decimal(a).div(b).toFixed();
+  return roundedQuotient(x, y);
+}
+
+/**
+ * Returns x / y (y ≠ 0) rounded half away from zero to decimal.js's significant digits, written as
+ * `new Decimal(x).div(y).toFixed()` writes it, in integers: an average price that does not end (a fill
+ * on top of a position) needs it on every fill.
+ */
+function roundedQuotient(x: Scaled, y: Scaled): string {
+  // x / y = n / d.
+  let n = x.units * pow10(y.scale);
+  let d = y.units * pow10(x.scale);
+  const neg = n < 0n !== d < 0n;
+  if (n < 0n) n = -n;
+  if (d < 0n) d = -d;
+  if (n === 0n) return '0';
+  // e: the power of ten of the quotient's first digit, 10^e ≤ n / d < 10^(e + 1).
+  let e = n.toString().length - d.toString().length;
+  if (e >= 0 ? n < d * pow10(e) : n * pow10(-e) < d) e -= 1;
+  // Decimals that keep Decimal.precision significant digits (fewer than none: whole tens dropped).
+  const keep = Decimal.precision - 1 - e;
+  const num = keep >= 0 ? n * pow10(keep) : n;
+  const den = keep >= 0 ? d : d * pow10(-keep);
+  let q = num / den;
+  if (2n * (num - q * den) >= den) q += 1n;
+  if (neg) q = -q;
+  return keep >= 0 ? formatScaled(q, keep) : (q * pow10(-keep)).toString();
 }
 
 /** Returns a / b rounded half away from zero to `decimals` (decimal.js ROUND_HALF_UP), without trailing zeros: the exact average an order view shows. */

@@ -56,15 +56,28 @@ export class StepFormatter {
     this.units = Number(parseScaled(step, this.scale, 'step'));
   }
 
-  /** Returns the decimal string of `n` steps, trailing zeros stripped. */
+  /**
+   * Returns the decimal string of `n` steps, trailing zeros stripped. A value's text is kept from its second
+   * sighting in its slot on: one seen once (most sizes) leaves no string behind, which would outlive the
+   * young generation in the cache only to die in the old one.
+   */
   format(n: number): string {
     const slot = n & (CACHE_SLOTS - 1);
-    if (this.keys[slot] === n) return this.values[slot]!;
-    const scaled = n * this.units;
-    const s = Number.isSafeInteger(scaled) ? insertPoint(scaled, this.scale) : fromUnits(BigInt(n), this.step);
-    this.keys[slot] = n;
+    if (this.keys[slot] !== n) {
+      this.keys[slot] = n;
+      this.values[slot] = '';
+      return this.text(n);
+    }
+    const kept = this.values[slot]!;
+    if (kept !== '') return kept;
+    const s = this.text(n);
     this.values[slot] = s;
     return s;
+  }
+
+  private text(n: number): string {
+    const scaled = n * this.units;
+    return Number.isSafeInteger(scaled) ? insertPoint(scaled, this.scale) : fromUnits(BigInt(n), this.step);
   }
 }
 

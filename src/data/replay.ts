@@ -362,7 +362,8 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
       lSub = fromSub;
       lRank = -1;
     }
-    const stop = await run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub, o.pace);
+    const ran = run(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub);
+    const stop = ran === 'exhausted' ? await runOn(best, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub, o.pace) : ran === 'done';
     if (stop) active.splice(active.indexOf(best), 1);
     const wait = o.pace?.();
     if (wait) await wait;
@@ -371,43 +372,54 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   return stats;
 }
 
-/** Publishes `c`'s rows while they come before (us, sub, rank); returns true when the cursor is done (files or range). */
-async function run(
+/**
+ * Publishes `c`'s rows of its current row group while they come before (us, sub, rank): 'done' when the
+ * range ended, 'paused' when another cursor's head comes first, 'exhausted' when the group ran out (then
+ * runOn loads the next). Synchronous: most runs end inside their group, without a promise per run.
+ */
+function run(
+  c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: number, fromSub: number, toUs: number, toSub: number,
+): 'done' | 'paused' | 'exhausted' {
+  const before = c.rank < lRank;
+  const g = c.group!;
+  const { us, sub, n } = g;
+  // Rows go to emit in runs of the same liveness (inside the range or before it).
+  let start = c.i;
+  let live = start < n && (us[start]! > fromUs || (us[start] === fromUs && sub[start]! >= fromSub));
+  let i = start;
+  let end: 'done' | 'paused' | 'exhausted' = 'exhausted';
+  for (; i < n; i++) {
+    const u = us[i]!;
+    if (u > toUs || (u === toUs && sub[i]! >= toSub)) {
+      end = 'done';
+      break;
+    }
+    if (u > lUs || (u === lUs && (sub[i]! > lSub || (sub[i] === lSub && !before)))) {
+      end = 'paused';
+      break;
+    }
+    const rowLive = u > fromUs || (u === fromUs && sub[i]! >= fromSub);
+    if (rowLive !== live) {
+      g.emit(start, i, live);
+      start = i;
+      live = rowLive;
+    }
+  }
+  if (i > start) g.emit(start, i, live);
+  c.i = i;
+  return end;
+}
+
+/** Goes on with a run whose row group ran out: loads the cursor's next groups and runs them; returns true when the cursor is done (files or range). */
+async function runOn(
   c: Cursor, lUs: number, lSub: number, lRank: number, fromUs: number, fromSub: number, toUs: number, toSub: number, pace: ReplayOptions['pace'],
 ): Promise<boolean> {
-  const before = c.rank < lRank;
   for (;;) {
-    const g = c.group!;
-    const { us, sub, n } = g;
-    // Rows go to emit in runs of the same liveness (inside the range or before it).
-    let start = c.i;
-    let live = start < n && (us[start]! > fromUs || (us[start] === fromUs && sub[start]! >= fromSub));
-    let i = start;
-    let end: 'done' | 'paused' | undefined;
-    for (; i < n; i++) {
-      const u = us[i]!;
-      if (u > toUs || (u === toUs && sub[i]! >= toSub)) {
-        end = 'done';
-        break;
-      }
-      if (u > lUs || (u === lUs && (sub[i]! > lSub || (sub[i] === lSub && !before)))) {
-        end = 'paused';
-        break;
-      }
-      const rowLive = u > fromUs || (u === fromUs && sub[i]! >= fromSub);
-      if (rowLive !== live) {
-        g.emit(start, i, live);
-        start = i;
-        live = rowLive;
-      }
-    }
-    if (i > start) g.emit(start, i, live);
-    c.i = i;
-    if (end === 'done') return true;
-    if (end === 'paused') return false;
     const wait = pace?.();
     if (wait) await wait;
     if (!(await c.next())) return true;
+    const end = run(c, lUs, lSub, lRank, fromUs, fromSub, toUs, toSub);
+    if (end !== 'exhausted') return end === 'done';
   }
 }
 

@@ -51,8 +51,8 @@ export class TickSide {
     this.mask = capacity - 1;
   }
 
-  /** Sets the level at `price` to `lots` (0 removes it). */
-  set(price: number, lots: number): void {
+  /** Sets the level at `price` to `lots` (0 removes it); returns its lots before (0 when there was no level). */
+  set(price: number, lots: number): number {
     const keys = this.keys;
     const mask = this.mask;
     let i = slotOf(price) & mask;
@@ -60,18 +60,19 @@ export class TickSide {
     for (;;) {
       const k = keys[i]!;
       if (k === price) {
+        const prev = this.vals[i]!;
         if (lots === 0) {
           keys[i] = GONE;
           this.size -= 1;
           if (price === this.top) this.stale = true;
         } else this.vals[i] = lots;
-        return;
+        return prev;
       }
       if (k !== k) break; // EMPTY (NaN): the price is not here
       if (k === GONE && free < 0) free = i;
       i = (i + 1) & mask;
     }
-    if (lots === 0) return;
+    if (lots === 0) return 0;
     if (free >= 0) i = free;
     else this.used += 1;
     keys[i] = price;
@@ -83,6 +84,7 @@ export class TickSide {
       this.stale = false;
     }
     if (this.used * 2 > keys.length) this.rehash(this.size * 4 > keys.length ? keys.length * 2 : keys.length);
+    return 0;
   }
 
   /** Returns the lots at `price` (0 when there is no level). */

@@ -92,14 +92,19 @@ function orderOf(c: Command): string | undefined {
   return c.kind === 'read' ? undefined : c.clientOrderId;
 }
 
+// The costs of order commands, made once: the queue asks for them on every pump.
+const PLACE_COST: Cost = Object.freeze({ weight: 1, orders: 1 });
+const SPOT_CANCEL_COST: Cost = Object.freeze({ weight: 2, orders: 0 });
+const ONE_WEIGHT_COST: Cost = Object.freeze({ weight: 1, orders: 0 });
+
 function costOf(c: Command, account: AccountKind): Cost {
   switch (c.kind) {
     case 'place':
-      return { weight: 1, orders: 1 };
+      return PLACE_COST;
     case 'cancel':
-      return { weight: account === 'spot' ? 2 : 1, orders: 0 };
+      return account === 'spot' ? SPOT_CANCEL_COST : ONE_WEIGHT_COST;
     case 'query':
-      return { weight: 1, orders: 0 };
+      return ONE_WEIGHT_COST;
     case 'read':
       return { weight: c.weight, orders: 0 };
     default: {

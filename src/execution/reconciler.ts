@@ -106,7 +106,7 @@ export class Reconciler {
         for (const account of this.opt.accounts) {
           const after = this.ledger.lastId[account];
           const got = await this.read(`tradesSince ${account}`, READ_WEIGHT.trades, () => this.d.gateway.tradesSince(account, after));
-          const { ledger, fresh } = mergeFills(this.ledger, got);
+          const { ledger, fresh } = mergeFills(this.ledger, got, this.ledger !== EMPTY_FILL_LEDGER);
           this.ledger = ledger;
           if (history || fresh.length === 0) continue;
           const tradeFill = this.d.tradeFill;

@@ -8,7 +8,7 @@
  * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
  * other assets at the current price of a pair that links them.
  */
-import { addScaled, Decimal, mulScaled, scaled, SCALED_ZERO, scaledDecimal, type Scaled } from '../core/fixed.ts';
+import { addScaled, Decimal, divideRounded, mulScaled, negScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
 import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
 import { sidePnl } from './portfolio/pnl.ts';
@@ -31,18 +31,17 @@ interface Book {
   readonly views: Map<string, HeldView>;
 }
 
-/** A side held, exact, for its unrealized PnL. */
+/** A side held, exact, for its unrealized PnL (texts: decimal.js only when that is read). */
 interface Held {
   readonly side: PositionSide;
-  readonly qty: Decimal;
-  readonly avg: Decimal;
+  readonly qty: string;
+  readonly avg: string;
 }
 
 /** A symbol's book as of one fold, and its view at the last reference price read. */
 interface HeldView {
   readonly version: number;
   readonly held: readonly Held[];
-  readonly multiplier: Decimal;
   readonly dp: number;
   readonly base: Omit<SymbolBook, 'unrealized'>;
   ref: string | undefined;
@@ -50,6 +49,7 @@ interface HeldView {
 }
 
 const SPOT_PNL_DECIMALS = 8;
+const ONE: Scaled = { units: 1n, scale: 0 };
 /** Most fills a book notes before it folds them without waiting for settle() or a read. */
 const MAX_PENDING = 256;
 
@@ -135,33 +135,29 @@ export class StrategyBooks {
     const symbol = inst.symbol;
     const s = b?.state ?? EMPTY_ACCOUNT;
     const dp = pnlDecimals(inst);
-    const sides: BookSide[] = [];
-    const held: Held[] = [];
-    let net = new Decimal(0);
-    const addSide = (side: PositionSide, qty: Decimal, avg: string): void => {
-      if (qty.isZero()) return;
-      sides.push(Object.freeze({ side, qty: qty.toFixed(), avgPrice: new Decimal(avg).toDecimalPlaces(inst.pricePrecision, Decimal.ROUND_HALF_UP).toFixed() }));
-      held.push({ side, qty, avg: new Decimal(avg) });
-      net = side === 'LONG' ? net.plus(qty) : net.minus(qty);
-    };
+    // In scaled integers (made again after every fill), each sum rounded as decimal.js rounds it (roundToDecimal), then half up to the decimals shown.
+    const acc: HeldSides = { sides: [], held: [], net: SCALED_ZERO };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = new Decimal(inv?.qty ?? '0').minus(scaledDecimal(b?.baseFees.get(symbol) ?? SCALED_ZERO));
-      if (inv !== undefined) addSide(q.isNegative() ? 'SHORT' : 'LONG', q.abs(), inv.avgPrice);
+      const q = roundToDecimal(subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO));
+      if (inv !== undefined) addSide(acc, inst, q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {
         const p = s.positions[positionKey(symbol, side)];
-        if (p !== undefined) addSide(side, new Decimal(p.qty), p.avgPrice);
+        if (p !== undefined) addSide(acc, inst, side, scaled(p.qty, 'qty'), p.avgPrice);
       }
     }
-    const fees = scaledDecimal(b?.fees.get(symbol) ?? SCALED_ZERO);
-    const realized = new Decimal(s.realized[symbol] ?? '0');
-    const round = (d: Decimal): string => d.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP).toFixed();
+    const fees = b?.fees.get(symbol) ?? SCALED_ZERO;
+    const realized = scaled(s.realized[symbol] ?? '0', 'realized');
     return {
-      version, held, multiplier: new Decimal(inst.multiplier), dp, ref: undefined, view: undefined,
-      base: { symbol, net: net.toFixed(), sides: Object.freeze(sides), asset: pnlAsset(inst), realizedGross: round(realized.plus(fees)), fees: round(fees), funding: '0', realized: round(realized) },
+      version, held: acc.held, dp, ref: undefined, view: undefined,
+      base: {
+        symbol, net: scaledText(acc.net), sides: Object.freeze(acc.sides), asset: pnlAsset(inst), realizedGross: divideRounded(roundToDecimal(addScaled(realized, fees)), ONE, dp),
+        fees: divideRounded(fees, ONE, dp), funding: '0', realized: divideRounded(realized, ONE, dp),
+      },
     };
   }
+
 
   /** Returns a strategy's PnL over `symbols` in `asset` (default: the PnL asset of its first symbol). */
   pnl(strategyId: string, symbols: readonly string[], asset?: string): BookPnl {
@@ -246,11 +242,29 @@ export class StrategyBooks {
   }
 }
 
+/** What held() gathers of a symbol's sides: what the view shows of each, what unrealized PnL needs, and the net. */
+interface HeldSides {
+  readonly sides: BookSide[];
+  readonly held: Held[];
+  net: Scaled;
+}
+
+/** Adds a side of `qty` (not negative) at `avg` to `acc`; nothing for none. */
+function addSide(acc: HeldSides, inst: Instrument, side: PositionSide, qty: Scaled, avg: string): void {
+  if (qty.units === 0n) return;
+  const q = scaledText(qty);
+  acc.sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
+  acc.held.push({ side, qty: q, avg });
+  acc.net = roundToDecimal(side === 'LONG' ? addScaled(acc.net, qty) : subScaled(acc.net, qty));
+}
+
 /** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */
 function viewAt(v: HeldView, inst: Instrument, ref: string | undefined): SymbolBook {
   let unrealized: string | undefined | null = null;
+  const b = v.base;
+  // Written out, not spread: a literal of one fixed shape is made fast (one is made whenever the price moved).
   return Object.freeze({
-    ...v.base,
+    symbol: b.symbol, net: b.net, sides: b.sides, asset: b.asset, realizedGross: b.realizedGross, fees: b.fees, funding: b.funding, realized: b.realized,
     get unrealized(): string | undefined {
       if (unrealized === null) unrealized = unrealizedOf(v, inst, ref);
       return unrealized;
@@ -264,7 +278,8 @@ function unrealizedOf(v: HeldView, inst: Instrument, ref: string | undefined): s
   if (v.held.length > 0) {
     if (ref === undefined) return undefined;
     const price = new Decimal(ref);
-    for (const h of v.held) u = u.plus(sidePnl(inst.kind, h.side, h.qty, h.avg, price, v.multiplier));
+    const multiplier = new Decimal(inst.multiplier);
+    for (const h of v.held) u = u.plus(sidePnl(inst.kind, h.side, new Decimal(h.qty), new Decimal(h.avg), price, multiplier));
   }
   return u.toDecimalPlaces(v.dp, Decimal.ROUND_HALF_UP).toFixed();
 }

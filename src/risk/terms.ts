@@ -113,14 +113,31 @@ export function valueOf(instrument: Instrument, qty: Decimal, price: Decimal): D
   }
 }
 
-/** Returns the limits of a symbol: its own entry over the defaults. */
-export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
-  return { ...config.defaults, ...config.symbols?.[symbol] };
+/** The merged limits already made, per config and name: several checks of every order ask, and a gate's config does not change. */
+const symbolMerged = new WeakMap<RiskConfig, Map<string, SymbolRiskLimits>>();
+const strategyMerged = new WeakMap<RiskConfig, Map<string, StrategyRiskLimits>>();
+
+/** Returns the merged limits `cache` holds for `config`, by name (an empty map the first time). */
+function mergedOf<T>(cache: WeakMap<RiskConfig, Map<string, T>>, config: RiskConfig): Map<string, T> {
+  let byName = cache.get(config);
+  if (byName === undefined) cache.set(config, (byName = new Map()));
+  return byName;
 }
 
-/** Returns the limits of a strategy: its own entry over the shared ones. */
+/** Returns the limits of a symbol: its own entry over the defaults (made once, frozen: every check shares it). */
+export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
+  const byName = mergedOf(symbolMerged, config);
+  let out = byName.get(symbol);
+  if (out === undefined) byName.set(symbol, (out = Object.freeze({ ...config.defaults, ...config.symbols?.[symbol] })));
+  return out;
+}
+
+/** Returns the limits of a strategy: its own entry over the shared ones (made once, frozen: every check shares it). */
 export function strategyLimits(config: RiskConfig, strategyId: string): StrategyRiskLimits {
-  return { ...config.strategy, ...config.strategies?.[strategyId] };
+  const byName = mergedOf(strategyMerged, config);
+  let out = byName.get(strategyId);
+  if (out === undefined) byName.set(strategyId, (out = Object.freeze({ ...config.strategy, ...config.strategies?.[strategyId] })));
+  return out;
 }
 
 /** Throws on a value a switch should never see. */

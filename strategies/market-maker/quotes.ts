@@ -78,10 +78,38 @@ export function targets(bid: number | undefined, ask: number | undefined, spread
  * (positive: both quotes move down), capped at ±`max`.
  */
 export function skewTicks(held: string, target: string, quantity: string, perQuantity: number, max: number): number {
-  const excess = new Decimal(held).minus(target).div(quantity);
   // A signal, not an amount: a float is fine here and never reaches an order.
-  const skew = Math.round(excess.toNumber() * perQuantity);
+  const excess = quotientNumber(held, target, quantity) ?? new Decimal(held).minus(target).div(quantity).toNumber();
+  const skew = Math.round(excess * perQuantity);
   return Math.max(-max, Math.min(max, skew)) || 0;
+}
+
+/** Most decimals quotientNumber looks for an exact quotient within. */
+const QUOTIENT_DECIMALS = 30;
+
+/**
+ * Returns (held − target) ÷ quantity as the number nearest to it, when the quotient ends within 30
+ * decimals in at most 60 digits (a position in steps over a quantity usually does: decimal.js would have it
+ * exactly too, so the number is the one its toNumber() gives); undefined otherwise (left to decimal.js). Figured after
+ * every fill, without decimal.js.
+ */
+function quotientNumber(held: string, target: string, quantity: string): number | undefined {
+  const h = fraction(held);
+  const t = fraction(target);
+  const q = fraction(quantity);
+  if (h === undefined || t === undefined || q === undefined || q.units === 0n) return undefined;
+  const den = h.den > t.den ? h.den : t.den;
+  const diff = h.units * (den / h.den) - t.units * (den / t.den);
+  // diff ÷ den ÷ (q.units ÷ q.den), times 10^k until whole.
+  let num = diff * q.den;
+  const by = den * q.units;
+  for (let k = 0; k <= QUOTIENT_DECIMALS; k++, num *= 10n) {
+    if (num % by !== 0n) continue;
+    const digits = String(num / by);
+    // More digits than decimal.js keeps (60): its quotient would be rounded first, so it gives the number.
+    return digits.length > 60 ? undefined : Number(`${digits}e-${k}`);
+  }
+  return undefined;
 }
 
 /**
@@ -118,6 +146,33 @@ export function needsQuote(q: Quote | undefined, want: number, skew: number, req
   if (q === undefined) return true;
   if (Math.abs(q.ticks - want) >= requoteTicks) return true;
   return q.skew !== skew && q.ticks !== want;
+}
+
+/** A quote's side. */
+export type QuoteSide = 'BUY' | 'SELL';
+
+// The answers of dueSides, made once: it runs on every refresh.
+const DUE_NONE: readonly QuoteSide[] = [];
+const DUE_BUY: readonly QuoteSide[] = ['BUY'];
+const DUE_SELL: readonly QuoteSide[] = ['SELL'];
+const DUE_BUY_SELL: readonly QuoteSide[] = ['BUY', 'SELL'];
+const DUE_SELL_BUY: readonly QuoteSide[] = ['SELL', 'BUY'];
+
+/** Returns how far a quote is from its target, in ticks (a missing quote is furthest). */
+function distance(q: Quote | undefined, want: number): number {
+  return q === undefined ? Number.MAX_SAFE_INTEGER : Math.abs(q.ticks - want);
+}
+
+/**
+ * Returns the sides whose quote should be (re)sent (needsQuote), the one further from its target
+ * first; equally far, the bid first.
+ */
+export function dueSides(quotes: Readonly<Record<QuoteSide, Quote | undefined>>, want: Targets, skew: number, requoteTicks: number): readonly QuoteSide[] {
+  const buy = needsQuote(quotes.BUY, want.BUY, skew, requoteTicks);
+  const sell = needsQuote(quotes.SELL, want.SELL, skew, requoteTicks);
+  if (!buy) return sell ? DUE_SELL : DUE_NONE;
+  if (!sell) return DUE_BUY;
+  return distance(quotes.SELL, want.SELL) > distance(quotes.BUY, want.BUY) ? DUE_SELL_BUY : DUE_BUY_SELL;
 }
 
 /**

@@ -144,4 +144,29 @@ describe('EventBus routing', () => {
     expect(seen).toEqual([]);
     expect(bus.stats()).toMatchObject({ closed: true, subscribers: 0, published: 0 });
   });
+
+  it('tells a producer whether an event of a kind and symbol would reach anyone now', () => {
+    const bus = newBus();
+    expect(bus.reads('depthUpdate', 'BTCUSDT')).toBe(false);
+    const offOther = bus.subscribe('depthUpdate', () => undefined, { symbol: 'ETHUSDT' });
+    const offBook = bus.subscribe('depthSnapshot', () => undefined);
+    expect(bus.reads('depthUpdate', 'BTCUSDT')).toBe(false);
+    expect(bus.reads('depthUpdate', 'ETHUSDT')).toBe(true);
+    expect(bus.reads('depthSnapshot', 'BTCUSDT')).toBe(true);
+    offOther();
+    offBook();
+    expect(bus.reads('depthUpdate', 'ETHUSDT')).toBe(false);
+    const all = bus.events$.subscribe(() => undefined);
+    expect(bus.reads('depthUpdate', 'BTCUSDT')).toBe(true);
+    all.unsubscribe();
+    expect(bus.reads('depthUpdate', 'BTCUSDT')).toBe(false);
+    // A handler may subscribe while an event is delivered, before a publish from inside it reaches anyone.
+    const inside: boolean[] = [];
+    bus.subscribe('trade', () => inside.push(bus.reads('depthUpdate', 'BTCUSDT')));
+    bus.publish(sampleTrade(0));
+    expect(inside).toEqual([true]);
+    bus.subscribe('depthUpdate', () => undefined, { symbol: 'BTCUSDT' });
+    bus.close();
+    expect(bus.reads('depthUpdate', 'BTCUSDT')).toBe(false);
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareDecimal, Decimal, formatScaled, fromUnits, normalizeDecimal, parseScaled, scaleOf, toUnits } from '../../src/core/fixed.ts';
+import {
+  compareDecimal, Decimal, DecimalSum, formatScaled, fromUnits, mulScaled, normalizeDecimal, parseScaled, roundToDecimal, scaled, scaledText, scaleOf, toUnits,
+} from '../../src/core/fixed.ts';
 import { ParseError } from '../../src/core/errors.ts';
 
 describe('fixed-point helpers', () => {
@@ -76,5 +78,37 @@ describe('fixed-point helpers on any decimal text', () => {
     fc.assert(fc.property(decimalText, decimalText, (a, b) => {
       expect(compareDecimal(a, b)).toBe(new Decimal(a).comparedTo(b));
     }), { numRuns: 3000 });
+  });
+});
+
+describe('DecimalSum', () => {
+  // Amounts with up to 70 digits: some sums stay within decimal.js's 60 significant digits, some go past them and are rounded there.
+  const amount = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 70n }), fc.integer({ min: 0, max: 40 }))
+    .map(([neg, units, scale]) => formatScaled(neg ? -units : units, scale));
+
+  it('adds up to what adding with decimal.js gives, rounded at 60 digits where decimal.js rounds', () => {
+    fc.assert(fc.property(fc.array(amount, { maxLength: 12 }), (xs) => {
+      const sum = new DecimalSum();
+      let d = new Decimal(0);
+      for (const x of xs) {
+        sum.addText(x);
+        d = d.plus(x);
+        expect(sum.text()).toBe(d.toFixed());
+      }
+      expect(sum.value().eq(d)).toBe(true);
+    }), { numRuns: 500 });
+  });
+
+  it('rounds a product as decimal.js multiplies (roundToDecimal)', () => {
+    fc.assert(fc.property(amount, amount, (a, b) => {
+      expect(scaledText(roundToDecimal(mulScaled(scaled(a), scaled(b)))), `${a} × ${b}`).toBe(new Decimal(a).times(b).toFixed());
+    }), { numRuns: 500 });
+  });
+
+  it('reads a text with an exponent as decimal.js does', () => {
+    const sum = new DecimalSum();
+    sum.addText('1e-7');
+    sum.addText('2.5');
+    expect(sum.text()).toBe('2.5000001');
   });
 });

@@ -1,8 +1,9 @@
 // Scaled-integer arithmetic of the fill path: the same exact answers decimal.js gives, and the same refusals of what is not a decimal.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/core/errors.ts';
 import {
-  addScaled, compareDecimal, compareScaled, Decimal, divideDecimal, divideRounded, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
+  addScaled, compareDecimal, compareScaled, Decimal, divideDecimal, divideRounded, formatScaled, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
 } from '../../src/core/fixed.ts';
 
 const VALUES = [
@@ -34,6 +35,19 @@ describe('scaled decimals', () => {
     for (const a of nums) for (const b of dens) expect(divideDecimal(a, b), `${a} / ${b}`).toBe(new Decimal(a).div(b).toFixed());
     expect(divideDecimal('113.69', '0.01')).toBe('11369');
     expect(() => divideDecimal('1', '0')).toThrow(RangeError);
+  });
+
+  it('rounds a quotient that does not end at 60 significant digits as decimal.js does, ties away from zero, whatever the sizes', () => {
+    const digits = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 70n }), fc.integer({ min: 0, max: 75 }), fc.boolean())
+      .map(([units, scale, neg]) => formatScaled(neg ? -units : units, scale));
+    fc.assert(fc.property(digits, digits, (a, b) => {
+      expect(divideDecimal(a, b), `${a} / ${b}`).toBe(new Decimal(a).div(b).toFixed());
+    }), { numRuns: 2000 });
+    // 61 significant digits ending in a 5: a tie at the 60th, rounded away from zero.
+    const tie = `1${'0'.repeat(59)}5`;
+    for (const [a, b] of [[tie, '1'], [`-${tie}`, '1'], [tie, '-0.001'], [`${tie}0`, '10'], [`0.${tie}`, '3']] as const) {
+      expect(divideDecimal(a, b), `${a} / ${b}`).toBe(new Decimal(a).div(b).toFixed());
+    }
   });
 
   it('rounds a quotient half away from zero as decimal.js ROUND_HALF_UP does', () => {

@@ -156,4 +156,22 @@ describe('fill recovery by trade id', () => {
     expect(ledger.seen.has(`spot:${3 * MAX_SEEN}`)).toBe(true);
     expect(ledger.lastId.spot).toBe(String(3 * MAX_SEEN));
   });
+
+  it('counts the same fills into the same ledger when the caller hands its ledger over (added to in place) as when it is copied', () => {
+    fc.assert(fc.property(fills.chain((f) => fc.tuple(disorder(f, -1), disorder(f, -1), fc.nat({ max: 5 }))), ([a, b, cut]) => {
+      const batches = [a.slice(0, cut), b, a];
+      let copied = EMPTY_FILL_LEDGER;
+      let handed = EMPTY_FILL_LEDGER;
+      for (const batch of batches) {
+        const c = mergeFills(copied, batch);
+        const h = mergeFills(handed, batch, handed !== EMPTY_FILL_LEDGER);
+        expect(h.fresh).toEqual(c.fresh);
+        copied = c.ledger;
+        handed = h.ledger;
+        expect([...handed.seen].sort()).toEqual([...copied.seen].sort());
+        expect(handed.lastId).toEqual(copied.lastId);
+      }
+      expect(EMPTY_FILL_LEDGER.seen.size).toBe(0);
+    }), { numRuns: 200 });
+  });
 });

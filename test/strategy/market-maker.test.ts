@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/fixed.ts';
 import { isWorking, type LocalOrder } from '../../src/execution/order-state.ts';
-import { needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets } from '../../strategies/market-maker/quotes.ts';
+import { dueSides, needsQuote, OrderBudget, othersBest, ownByTicks, skewTicks, targets } from '../../strategies/market-maker/quotes.ts';
 import { fillCounter, HANG_MS, OtherTrader, startStrategy, until } from '../app/scenario.ts';
 import { instruments } from './helpers.ts';
 
@@ -40,6 +40,20 @@ describe('market maker pricing', () => {
     expect(skewTicks('10.006', '10', '0.002', 1, 200)).toBe(3);
     expect(skewTicks('9.996', '10', '0.002', 2, 200)).toBe(-4);
     expect(skewTicks('20', '10', '0.002', 1, 200)).toBe(200);
+    // A quotient that does not end (÷ 0.003) or a position with a base fee off the quantity's grid: as decimal.js figures it.
+    expect(skewTicks('0.001', '0', '0.003', 4, 200)).toBe(1);
+    expect(skewTicks('0.001998', '0', '0.002', 2.5, 200)).toBe(2);
+    expect(skewTicks('-0.005', '0.001', '0.004', 3, 200)).toBe(-4); // −4.5 rounds up
+  });
+
+  it('sends the side further from its target first, the bid first when they are as far', () => {
+    const at = (ticks: number) => ({ id: `q${ticks}`, ticks, skew: 0 });
+    expect(dueSides({ BUY: undefined, SELL: undefined }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual(['BUY', 'SELL']);
+    expect(dueSides({ BUY: at(995), SELL: undefined }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual(['SELL', 'BUY']);
+    expect(dueSides({ BUY: at(990), SELL: at(1013) }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual(['BUY', 'SELL']);
+    expect(dueSides({ BUY: at(997), SELL: at(1013) }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual(['BUY', 'SELL']);
+    expect(dueSides({ BUY: at(999), SELL: at(1013) }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual(['SELL']);
+    expect(dueSides({ BUY: at(1000), SELL: at(1010) }, { BUY: 1000, SELL: 1010 }, 0, 2)).toEqual([]);
   });
 
   it('moves a quote only when its target moved requoteTicks or the skew moved it', () => {

@@ -10,23 +10,21 @@ class Side {
   readonly size: TickSide;
   /** Prices best first, made when asked after a level came or went (walks are rare: takers, snapshots). */
   private sorted: number[] | undefined = [];
-  /** Lots the strategy took from a level since its last recorded change. */
-  readonly taken = new Map<number, number>();
+  /** Lots the strategy took from a level since its last recorded change (a table like the sizes': no allocation as levels come and go). */
+  readonly taken: TickSide;
 
   constructor(private readonly bid: boolean) {
     this.size = new TickSide(bid ? -1 : 1);
+    this.taken = new TickSide(bid ? -1 : 1, 64);
   }
 
-  set(price: number, lots: number): void {
-    if (this.taken.size > 0) this.taken.delete(price);
-    const had = this.size.get(price) > 0;
-    if (lots > 0) {
-      this.size.set(price, lots);
-      if (!had) this.sorted = undefined;
-    } else if (had) {
-      this.size.set(price, 0);
-      this.sorted = undefined;
-    }
+  /** Sets a level (0 removes it); returns its size before. */
+  set(price: number, lots: number): number {
+    if (this.taken.size > 0) this.taken.set(price, 0);
+    const prev = this.size.set(price, lots > 0 ? lots : 0);
+    // The sorted prices change only when a level comes or goes.
+    if ((prev > 0) !== (lots > 0)) this.sorted = undefined;
+    return prev;
   }
 
   /** Returns the prices best first (the same array until a level comes or goes). */
@@ -46,10 +44,7 @@ export class RecordedBook {
 
   /** Sets a level from a recorded event; returns its previous recorded size. */
   setLevel(side: BookSide, priceTicks: number, lots: number): number {
-    const s = this.sides[side];
-    const prev = s.size.get(priceTicks);
-    s.set(priceTicks, lots);
-    return prev;
+    return this.sides[side].set(priceTicks, lots);
   }
 
   /** Returns the recorded size of a level (0 when absent). */
@@ -60,13 +55,13 @@ export class RecordedBook {
   /** Returns the size a taker can still take at a level: recorded less taken. */
   available(side: BookSide, priceTicks: number): number {
     const s = this.sides[side];
-    return s.size.get(priceTicks) - (s.taken.get(priceTicks) ?? 0);
+    return s.size.get(priceTicks) - s.taken.get(priceTicks);
   }
 
   /** Marks `lots` of a level as taken by the strategy. */
   take(side: BookSide, priceTicks: number, lots: number): void {
     const t = this.sides[side].taken;
-    t.set(priceTicks, (t.get(priceTicks) ?? 0) + lots);
+    t.set(priceTicks, t.get(priceTicks) + lots);
   }
 
   /** Returns the best price with recorded size (taken or not), or undefined. */

@@ -199,10 +199,15 @@ export class BacktestExchange {
 
   /** Fills resting orders on `restSide` that the recorded level at `price` on `bookSide` crosses, as makers at their own price. */
   private fillCrossed(restSide: BookSide, bookSide: BookSide, price: number): void {
-    const levels = this.resting[restSide];
     // Most events cross nothing: the best resting price tells, before any list is made.
     const top = this.restingTop(restSide);
     if (top !== top || (restSide === 0 ? top < price : top > price)) return;
+    this.fillCrossedLevels(restSide, bookSide, price);
+  }
+
+  /** fillCrossed's walk, apart: its closures would cost every recorded level change a context, also the (most) that cross nothing. */
+  private fillCrossedLevels(restSide: BookSide, bookSide: BookSide, price: number): void {
+    const levels = this.resting[restSide];
     const crossed = [...levels.entries()].filter(([p]) => (restSide === 0 ? p >= price : p <= price));
     crossed.sort(([a], [b]) => (restSide === 0 ? b - a : a - b));
     for (const [p, list] of crossed) {
@@ -239,8 +244,11 @@ export class BacktestExchange {
     const levels = this.resting[hitSide];
     // What own orders at the trade's price got of it: the rest came out of the recorded level.
     let ownAtPrice = 0;
-    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
-    for (const p of levels.size > 0 ? levels.keys() : NO_PRICES) {
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no
+    // resting order (the best resting price tells): then no iterator is made.
+    const top = this.restingTop(hitSide);
+    const reaches = top === top && (hitSide === 0 ? top >= price : top <= price);
+    for (const p of reaches ? levels.keys() : NO_PRICES) {
       if (hitSide === 0 ? p < price : p > price) continue;
       for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
@@ -264,7 +272,11 @@ export class BacktestExchange {
   }
 
   private triggerStops(price: number): void {
-    if (this.stops.length === 0) return;
+    if (this.stops.length > 0) this.triggerStopsAt(price);
+  }
+
+  /** triggerStops' work, apart: its closure would cost every recorded trade a context, also when no STOP waits. */
+  private triggerStopsAt(price: number): void {
     const reached = (x: ExchOrder): boolean => (x.triggerUp ? price >= x.req.triggerTicks! : price <= x.req.triggerTicks!);
     if (!this.stops.some(reached)) return;
     const due = this.stops.filter(reached);
@@ -401,14 +413,21 @@ export class BacktestExchange {
   }
 
   /** Returns the best price own orders rest at on `side` (bids highest, asks lowest), NaN when none. */
+  /**
+   * Returns a side's best resting price, NaN when it has none. The value is read from `restTop` where it
+   * is kept, not returned from a function that finds it: a NaN (or any non-small number) returned from
+   * a call that is not inlined is a heap number, one per recorded level change on a side without orders.
+   */
   private restingTop(side: BookSide): number {
-    if (!this.restTopKnown[side]) {
-      let top = NaN;
-      for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
-      this.restTop[side] = top;
-      this.restTopKnown[side] = true;
-    }
+    if (!this.restTopKnown[side]) this.findRestingTop(side);
     return this.restTop[side];
+  }
+
+  private findRestingTop(side: BookSide): void {
+    let top = NaN;
+    for (const p of this.resting[side].keys()) if (top !== top || (side === 0 ? p > top : p < top)) top = p;
+    this.restTop[side] = top;
+    this.restTopKnown[side] = true;
   }
 
   /** Settles one fill of `x`; `done` ends an order by quote amount. */

@@ -24,7 +24,7 @@ export class ReportSender {
     const now = this.o.clock.now();
     this.deliver({
       clientOrderId: x.req.clientOrderId, orderId: x.orderId, execType, status: x.status, code, lastPriceTicks: price, lastLots: lots, isMaker, fee, feeAsset,
-      executedLots: x.executedLots, leavesLots: x.active ? x.leavesLots : 0, exchTime: now, localTime: now,
+      executedLots: x.executedLots, leavesLots: x.active ? x.leavesLots : 0, exchTime: now, localTime: this.due(now),
     });
   }
 
@@ -33,14 +33,19 @@ export class ReportSender {
     const now = this.o.clock.now();
     this.deliver({
       clientOrderId, orderId: x?.orderId ?? '', execType: 'CANCEL_REJECTED', status: x?.status ?? 'REJECTED', code, lastPriceTicks: 0, lastLots: 0, isMaker: false,
-      fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: now,
+      fee: '0', feeAsset: '', executedLots: x?.executedLots ?? 0, leavesLots: x?.active ? x.leavesLots : 0, exchTime: now, localTime: this.due(now),
     });
   }
 
-  private deliver(r: ExecutionReport): void {
-    const due = Math.max(this.lastDue, r.exchTime + this.o.latency.response(r.exchTime));
+  /** Returns the local time a report made at `exchTime` reaches the strategy: after the response latency, and not before the one sent last. */
+  private due(exchTime: number): number {
+    const due = Math.max(this.lastDue, exchTime + this.o.latency.response(exchTime));
     this.lastDue = due;
-    const out = { ...r, localTime: due };
-    this.o.clock.setTimeout(() => this.o.onReport(out), due - this.o.clock.now());
+    return due;
+  }
+
+  /** Sends `r` at its local time (due() made it). */
+  private deliver(r: ExecutionReport): void {
+    this.o.clock.setTimeout(() => this.o.onReport(r), r.localTime - this.o.clock.now());
   }
 }

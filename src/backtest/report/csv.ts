@@ -1,12 +1,15 @@
 /** CSV text of the results tables: one header line, one line per row, fields quoted only when they must be (RFC 4180). */
 
-/** Returns one CSV field. */
+/** What makes a field need quotes. */
+const MUST_QUOTE = /[",\r\n]/;
+
+/** Returns one CSV field (a number or a boolean never needs quotes). */
 function field(v: string | number | boolean): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v !== 'string') return String(v);
+  return MUST_QUOTE.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** Returns the CSV line of one row under `columns` (no line end). */
+/** Returns the CSV line of one row under `columns` (no line end), as one flat string: a run keeps thousands of them, and a string built by `+=` would be kept as a tree of its pieces. */
 export function csvLine<K extends string>(columns: readonly K[], row: Readonly<Record<K, string | number | boolean>>): string {
   return columns.map((c) => field(row[c])).join(',');
 }

@@ -20,13 +20,16 @@ class ViewSide {
   private readonly cLevel: Level[] = [];
   /** Indexes of the changes, sorted best first. */
   private order = new Int32Array(64);
+  /** The sorted changes' prices times the side's direction (ascending is best first), beside `order`. */
+  private key = new Float64Array(64);
   /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
   private from = new Int32Array(1024);
 
   /** dir 1: asks (lowest best); -1: bids (highest best). */
   constructor(private readonly dir: 1 | -1) {}
 
-  change(price: number, lots: number, level: Level): void {
+  /** Adds a change; `level` is its text when the message's update was made (shared with it), else apply makes it. */
+  change(price: number, lots: number, level: Level | undefined): void {
     const n = this.n;
     if (n === this.cPrice.length) {
       const cap = 2 * n;
@@ -37,15 +40,19 @@ class ViewSide {
       this.cPrice = price;
       this.cLots = lots;
       this.order = new Int32Array(cap);
+      this.key = new Float64Array(cap);
     }
     this.cPrice[n] = price;
     this.cLots[n] = lots;
-    this.cLevel[n] = level;
+    if (level !== undefined) this.cLevel[n] = level;
     this.n = n + 1;
   }
 
-  /** Applies the message's changes (a snapshot's replace every level) and makes the side's new list. */
-  apply(replace: boolean): void {
+  /**
+   * Applies the message's changes (a snapshot's replace every level) and makes the side's new list. With
+   * `text` the changed levels are made here (only those the list keeps); without, change() was given them.
+   */
+  apply(replace: boolean, text: LevelText | undefined): void {
     const n = this.n;
     if (n === 0 && !replace) return;
     this.n = 0;
@@ -53,12 +60,16 @@ class ViewSide {
     const dir = this.dir;
     // Insertion sort of the few changes, best first; of two changes to one price the later sorts after (and wins).
     const order = this.order;
+    const key = this.key;
     for (let j = 0; j < n; j++) {
+      const q = cp[j]! * dir;
       let k = j;
-      while (k > 0 && (cp[order[k - 1]!]! - cp[j]!) * dir > 0) {
+      while (k > 0 && key[k - 1]! > q) {
+        key[k] = key[k - 1]!;
         order[k] = order[k - 1]!;
         k--;
       }
+      key[k] = q;
       order[k] = j;
     }
     const oldL = this.levels;
@@ -94,9 +105,10 @@ class ViewSide {
     }
     const levels = new Array<Level>(out);
     const changed = this.cLevel;
+    const lots = this.cLots;
     for (let o = 0; o < out; o++) {
       const f = from[o]!;
-      levels[o] = f >= 0 ? oldL[f]! : changed[~f]!;
+      levels[o] = f >= 0 ? oldL[f]! : text === undefined ? changed[~f]! : text.level(prices[o]!, lots[~f]!);
     }
     this.levels = levels;
     this.spare = oldP;
@@ -105,6 +117,11 @@ class ViewSide {
 }
 
 const REMOVAL_SLOTS = 1 << 12;
+
+/** Makes a level's text from ticks and lots. */
+interface LevelText {
+  level(price: number, lots: number): Level;
+}
 
 /**
  * The events the live client's LocalBook publishes for the messages the replay's TickBook applied:
@@ -126,8 +143,36 @@ export class DepthView {
     this.qty = new StepFormatter(lot);
   }
 
-  /** Calls `publish` with the bus events of one batch, in order. */
-  events(ev: DepthBatchEvent, publish: (ev: BusEvent) => void): void {
+  /**
+   * Calls `publish` with the bus events of one batch, in order. `updates` false: nobody reads this
+   * symbol's depthUpdate now, so none is made (the book it would carry still moves the snapshots).
+   */
+  events(ev: DepthBatchEvent, publish: (ev: BusEvent) => void, updates = true): void {
+    // The whole book is shown after a snapshot (its rows are the book) and, when asked, after every diff: only then is it kept.
+    const keep = ev.snapshot || this.snapshotEveryUpdate;
+    if (!ev.snapshot && updates) this.update(ev, keep, publish);
+    else if (keep) {
+      const { side, price, qty } = ev;
+      for (let i = 0; i < side.length; i++) {
+        const s = side[i]!;
+        if (s === SIDE.BID) this.bids.change(price[i]!, qty[i]!, undefined);
+        else if (s !== SIDE.NONE) this.asks.change(price[i]!, qty[i]!, undefined);
+      }
+    }
+    if (!keep) return;
+    const text = !ev.snapshot && updates ? undefined : this;
+    this.bids.apply(ev.snapshot, text);
+    this.asks.apply(ev.snapshot, text);
+    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
+  }
+
+  /** Returns the level of `p` ticks with `lots` (a new tuple: a kept list never holds a removal). */
+  level(p: number, lots: number): Level {
+    return [this.price.format(p), this.qty.format(lots)];
+  }
+
+  /** Publishes a diff's levels in message order as a depthUpdate, and hands them to the sides when the book is kept. */
+  private update(ev: DepthBatchEvent, keep: boolean, publish: (ev: BusEvent) => void): void {
     const { side, price, qty } = ev;
     // The update's lists at their length from the start (no growing them level by level).
     let nb = 0;
@@ -136,32 +181,25 @@ export class DepthView {
       if (side[i] === SIDE.BID) nb++;
       else if (side[i] !== SIDE.NONE) na++;
     }
-    const bids = new Array<Level>(ev.snapshot ? 0 : nb);
-    const asks = new Array<Level>(ev.snapshot ? 0 : na);
+    const bids = new Array<Level>(nb);
+    const asks = new Array<Level>(na);
     nb = 0;
     na = 0;
-    // The whole book is shown after a snapshot (its rows are the book) and, when asked, after every diff: only then is it kept.
-    const keep = ev.snapshot || this.snapshotEveryUpdate;
     for (let i = 0; i < side.length; i++) {
       const s = side[i]!;
       if (s === SIDE.NONE) continue;
       const p = price[i]!;
       const lots = qty[i]!;
-      const l = lots === 0 ? this.removal(p) : ([this.price.format(p), this.qty.format(lots)] as const);
+      const l = lots === 0 ? this.removal(p) : this.level(p, lots);
       if (s === SIDE.BID) {
         if (keep) this.bids.change(p, lots, l);
-        if (!ev.snapshot) bids[nb++] = l;
+        bids[nb++] = l;
       } else {
         if (keep) this.asks.change(p, lots, l);
-        if (!ev.snapshot) asks[na++] = l;
+        asks[na++] = l;
       }
     }
-    if (!ev.snapshot) publish(depthUpdateEvent({ symbol: this.symbol, version: ev.version, bids, asks, ts: ev.ts, recvTs: ev.recvTs }));
-    if (keep) {
-      this.bids.apply(ev.snapshot);
-      this.asks.apply(ev.snapshot);
-      publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
-    }
+    publish(depthUpdateEvent({ symbol: this.symbol, version: ev.version, bids, asks, ts: ev.ts, recvTs: ev.recvTs }));
   }
 
   private removal(p: number): Level {

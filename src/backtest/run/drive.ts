@@ -12,6 +12,7 @@ import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { BacktestExchange } from '../exchange/exchange.ts';
+import type { BookSide } from '../exchange/types.ts';
 import { DepthView } from './depth-view.ts';
 import { batchScale, recordBatch, recordTrade, type BatchScale } from './replayed.ts';
 
@@ -38,6 +39,11 @@ export interface DriveOptions {
   readonly onEvent?: (events: number) => void;
   /** Publish the whole book after every diff too (what a strategy asking for book snapshots gets live). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * Whether anything reads a symbol's depthUpdate events now (the bus's subscribers; default: always). A
+   * diff nobody reads is not made into one: it would reach no one. It still counts as an event reaching the bus.
+   */
+  readonly readsUpdates?: (symbol: string) => boolean;
   /** Reads in flight that time must wait for (the history's). */
   readonly busy?: Busy;
   /** Events held between the replay and the clock before the replay waits (default 4096). */
@@ -47,18 +53,24 @@ export interface DriveOptions {
 /** Work started inside the simulation that finishes outside it (ctx.history's file reads): time waits for it. */
 export type Busy = () => Promise<unknown> | undefined;
 
+/** One turn of the event loop's promise: the executor is shared, so a turn makes no closure of its own. */
+const onTurn = (resolve: () => void): void => {
+  setImmediate(resolve);
+};
+
+/** Resolves after one turn of the event loop: every promise continuation queued before it has run, however long its chain. */
+function turn(): Promise<void> {
+  return new Promise<void>(onTurn);
+}
+
 /**
  * Lets the bot finish what an instant started before time moves on: every promise continuation
  * (one macrotask turn drains them all, however long the chain), then any reads in flight. Nothing
  * depends on how fast the machine is: time only moves when the bot has nothing left to do now.
  */
 async function settle(busy?: Busy): Promise<void> {
-  for (;;) {
-    await new Promise<void>((r) => setImmediate(r));
-    const p = busy?.();
-    if (p === undefined) return;
-    await p;
-  }
+  await turn();
+  for (let p = busy?.(); p !== undefined; p = busy?.()) await p.then(turn);
 }
 
 /**
@@ -89,29 +101,40 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   let outHead = 0;
   let delivered = 0;
 
-  const deliver = (ev: BusEvent): void => {
-    o.publish(ev);
+  const count = (): void => {
     delivered++;
     o.onEvent?.(delivered);
   };
+  const deliver = (ev: BusEvent): void => {
+    o.publish(ev);
+    count();
+  };
 
-  /** Moves the clock to `t`: the bus deliveries and timers due on the way, each instant followed by the bot's continuations. */
-  const advance = async (t: number): Promise<void> => {
-    for (;;) {
-      const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
-      const timer = clock.nextAt() ?? Infinity;
-      const next = Math.min(bus, timer);
-      if (next > t) break;
-      clock.advanceToSync(next);
-      while (outHead < outEv.length && outLocal[outHead]! <= next) {
-        const ev = outEv[outHead]!;
-        outHead++;
-        // A book message's text is made as it reaches the bus: what waits in the window stays small.
-        if (ev.kind === 'depthBatch') viewOf(ev).events(ev, deliver);
-        else deliver(ev);
-      }
-      await settle(o.busy);
+  /**
+   * Moves the clock to the first instant up to `t` when a bus delivery or a timer falls due, and delivers
+   * and fires what is due then; returns false, the clock unmoved, when nothing falls due up to `t`.
+   */
+  const instant = (t: number): boolean => {
+    const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
+    const timer = clock.nextAt() ?? Infinity;
+    const next = Math.min(bus, timer);
+    if (next > t) return false;
+    clock.advanceToSync(next);
+    while (outHead < outEv.length && outLocal[outHead]! <= next) {
+      const ev = outEv[outHead]!;
+      outHead++;
+      // A book message's text is made as it reaches the bus: what waits in the window stays small.
+      if (ev.kind === 'depthBatch') {
+        const updates = o.readsUpdates?.(ev.symbol) ?? true;
+        if (!updates && !ev.snapshot) count();
+        viewOf(ev).events(ev, deliver, updates);
+      } else deliver(ev);
     }
+    return true;
+  };
+
+  /** Ends a move of the clock at `t` (after its instants), dropping what reached the bus from the window's head. */
+  const reach = (t: number): void => {
     clock.advanceToSync(t);
     if (outHead > 512) {
       outEv.splice(0, outHead);
@@ -120,14 +143,19 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     }
   };
 
+  // Each instant is followed by the bot's continuations (settle, written out where it runs per instant:
+  // an instant with no reads in flight, almost every one, then costs one turn's promise and no async call).
   const work = async (): Promise<void> => {
     const n = inN;
     for (let i = 0; i < n; i++) {
       const t = Math.min(inExch[i]!, inLocal[i]!);
       // Time moves without a turn of the event loop when nothing falls due on the way (most events).
       if (t > clock.now()) {
-        if ((outHead < outEv.length && outLocal[outHead]! <= t) || (clock.nextAt() ?? Infinity) <= t) await advance(t);
-        else clock.advanceToSync(t);
+        while (instant(t)) {
+          await turn();
+          for (let p = o.busy?.(); p !== undefined; p = o.busy?.()) await p.then(turn);
+        }
+        reach(t);
       }
       const e = inEv[i]!;
       applyToExchange(o.markets, e, clock.now());
@@ -154,7 +182,9 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     pace: () => (inN >= window ? work() : undefined),
   });
   await work();
-  await advance(outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now());
+  const end = outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now();
+  while (instant(end)) await settle(o.busy);
+  reach(end);
   return stats;
 }
 
@@ -197,24 +227,28 @@ function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEven
   }
 }
 
-/** The book version each symbol's exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
-const applied = new WeakMap<DrivenMarket, string>();
-
 /** Returns a kline as a bar in ticks; it closes (and reaches the strategy) 1 ms after its close time, at the next bar's open. */
 function barOf(inst: SimInstrument, k: KlineEvent): Bar {
   const t = (s: string): number => decimalUnits(s, inst.tick);
   return { openTime: k.openTime, closeTime: k.ts + 1, open: t(k.open), high: t(k.high), low: t(k.low), close: t(k.close) };
 }
 
-/** Each market's scale from its batches' steps to its instrument's. */
-const scales = new WeakMap<DrivenMarket, BatchScale>();
+/** What the runner keeps of each market's recorded book: the scale from its batches' steps to its instrument's, how a snapshot lists its prices, and the version last applied. */
+interface DepthState {
+  readonly scale: BatchScale;
+  readonly levels: (side: BookSide) => Iterable<number>;
+  /** The book version the exchange was last brought to, so that a snapshot published beside its diff is not applied twice. */
+  version: string | undefined;
+}
+
+const depthStates = new WeakMap<DrivenMarket, DepthState>();
 
 function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthBatchEvent): void {
-  if (ev.snapshot && applied.get(m) === ev.version) return;
-  let scale = scales.get(m);
-  if (scale === undefined) scales.set(m, (scale = batchScale(m.inst, ev.tick, ev.lot)));
-  recordBatch(ev, scale, (side) => ex.book.levels(side), ex);
-  applied.set(m, ev.version);
+  let st = depthStates.get(m);
+  if (st === undefined) depthStates.set(m, (st = { scale: batchScale(m.inst, ev.tick, ev.lot), levels: (side) => ex.book.levels(side), version: undefined }));
+  if (ev.snapshot && st.version === ev.version) return;
+  recordBatch(ev, st.scale, st.levels, ex);
+  st.version = ev.version;
 }
 
 /** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */

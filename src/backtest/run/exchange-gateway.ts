@@ -52,6 +52,9 @@ export interface GatewayFill extends FillReport {
   readonly maker: boolean;
 }
 
+/** A contract's position sides, in the order their events go out. */
+const POSITION_SIDES = ['LONG', 'SHORT'] as const;
+
 /** Code the venue answers for an order it does not know. */
 const UNKNOWN_ORDER = -2013;
 /** What the gateway remembers (defaults: 1 000 finished orders, as the exchange; 1 000 fills, more than the reads between two reconciliations ask for). */
@@ -67,13 +70,15 @@ type Waiter = { resolve: (r: OrderReport) => void; reject: (e: unknown) => void 
 export class ExchangeGateway implements Gateway {
   private readonly markets = new Map<string, GatewayMarket>();
   private readonly orders = new Map<string, Tracked>();
+  /** The orders of `orders` not finished (FILLED, CANCELED, REJECTED), in the same order: what openOrders walks, not the finished ones kept. */
+  private readonly live = new Map<string, Tracked>();
   private readonly finished: string[] = [];
   private readonly placing = new Map<string, Waiter>();
   private readonly cancelling = new Map<string, Waiter[]>();
   private readonly fills: GatewayFill[] = [];
   private nextTradeId = 1;
-  /** The balance last reported per asset and market (two per traded spot symbol, one per contract). */
-  private readonly lastBalance = new Map<string, { free: bigint; locked: bigint }>();
+  /** The balance last reported per market (by symbol) and asset (two per traded spot symbol, one per contract): the market tells the account. */
+  private readonly lastBalance = new Map<string, Map<string, { free: bigint; locked: bigint }>>();
   /** The position last reported per contract side, as its event's text. */
   private readonly lastPosition = new Map<string, string>();
 
@@ -92,7 +97,7 @@ export class ExchangeGateway implements Gateway {
   onReport(symbol: string, r: ExecutionReport): void {
     const t = this.orders.get(r.clientOrderId);
     if (r.execType === 'CANCEL_REJECTED') {
-      this.settleCancel(r.clientOrderId, undefined, venueErrorFor(r.code, `cancel refused (${r.code})`, { httpStatus: 400 }));
+      if (this.cancelling.has(r.clientOrderId)) this.settleCancel(r.clientOrderId, undefined, refusal(r.code, `cancel refused (${r.code})`));
       return;
     }
     if (t === undefined || t.symbol !== symbol) return;
@@ -109,7 +114,7 @@ export class ExchangeGateway implements Gateway {
     this.record.order(report, t.req);
     if (r.execType === 'REJECTED') {
       this.forget(r.clientOrderId);
-      this.placing.get(r.clientOrderId)?.reject(venueErrorFor(r.code, `order refused (${r.code})`, { httpStatus: 400 }));
+      this.placing.get(r.clientOrderId)?.reject(refusal(r.code, `order refused (${r.code})`));
       this.placing.delete(r.clientOrderId);
       return;
     }
@@ -156,17 +161,19 @@ export class ExchangeGateway implements Gateway {
     if (acc instanceof ContractAccount) {
       const b = acc.ledger.balance(acc.accountId, acc.token);
       this.balanceEvent('contract', acc.token, m.inst.symbol, b, ts, now);
-      for (const side of ['LONG', 'SHORT'] as const) this.positionEvent(m, acc, side, ts, now);
+      for (const side of POSITION_SIDES) this.positionEvent(m, acc, side, ts, now);
       return;
     }
-    for (const asset of [m.inst.baseAsset, m.inst.quoteAsset]) this.balanceEvent('spot', asset, m.inst.symbol, acc.balance(asset), ts, now);
+    this.balanceEvent('spot', m.inst.baseAsset, m.inst.symbol, acc.balance(m.inst.baseAsset), ts, now);
+    this.balanceEvent('spot', m.inst.quoteAsset, m.inst.symbol, acc.balance(m.inst.quoteAsset), ts, now);
   }
 
   private balanceEvent(account: AccountKind, asset: string, symbol: string, b: { free: bigint; locked: bigint }, ts: number, now: number): void {
-    const key = `${account} ${asset} ${symbol}`;
-    const last = this.lastBalance.get(key);
+    let byAsset = this.lastBalance.get(symbol);
+    if (byAsset === undefined) this.lastBalance.set(symbol, (byAsset = new Map()));
+    const last = byAsset.get(asset);
     if (last !== undefined && last.free === b.free && last.locked === b.locked) return;
-    this.lastBalance.set(key, b);
+    byAsset.set(asset, b);
     this.sink(balanceUpdateEvent({ ts, recvTs: now, account, asset, free: fmtAmount(b.free), locked: fmtAmount(b.locked) }));
   }
 
@@ -192,9 +199,9 @@ export class ExchangeGateway implements Gateway {
     const x = req.account === 'spot' ? spotRequest(m, req) : contractRequest(m, req);
     if (x instanceof VenueError) return Promise.reject(x);
     const now = this.clock.now();
-    this.orders.set(req.clientOrderId, {
-      symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now,
-    });
+    const t: Tracked = { symbol: req.symbol, req, market: m, orderId: '', status: 'NEW', executedLots: 0, cumQuote: 0n, createdTs: now, updateTs: now };
+    this.orders.set(req.clientOrderId, t);
+    this.live.set(req.clientOrderId, t);
     return new Promise<OrderReport>((resolve, reject) => {
       this.placing.set(req.clientOrderId, { resolve, reject });
       m.exchange.submit(x);
@@ -218,7 +225,7 @@ export class ExchangeGateway implements Gateway {
   }
 
   openOrders(account: AccountKind, symbol?: string): Promise<readonly OrderReport[]> {
-    const open = [...this.orders.values()].filter((t) => t.req.account === account && t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
+    const open = [...this.live.values()].filter((t) => t.req.account === account && t.orderId !== '' && (t.status === 'NEW' || t.status === 'PARTIALLY_FILLED') && (symbol === undefined || t.symbol === symbol));
     return Promise.resolve(open.map((t) => this.reportOf(t)));
   }
 
@@ -306,13 +313,30 @@ export class ExchangeGateway implements Gateway {
 
   private forget(id: string): void {
     this.orders.delete(id);
+    this.live.delete(id);
   }
 
   /** Keeps the latest finished orders for queries; older ones are forgotten (bounded). */
   private retire(id: string): void {
+    this.live.delete(id);
     this.finished.push(id);
     const keep = this.bounds.finishedOrders;
     if (this.finished.length > 2 * keep) for (const old of this.finished.splice(0, this.finished.length - keep)) this.orders.delete(old);
+  }
+}
+
+/**
+ * Returns the venue's error for an order or cancel the exchange refused, made without a stack trace:
+ * such a refusal is an answer, as the venue's is, not a fault, and the stack (the replay's, many frames
+ * deep) would cost more than the rest of the report; the executor reads only its codes.
+ */
+function refusal(code: number, msg: string): VenueError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return venueErrorFor(code, msg, { httpStatus: 400 });
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

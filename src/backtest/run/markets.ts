@@ -5,7 +5,7 @@
  */
 import type { VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
-import { Decimal } from '../../core/fixed.ts';
+import { Decimal, mulScaled, roundToDecimal, scaled, scaledText } from '../../core/fixed.ts';
 import type { CatalogIndex } from '../../data/catalog.ts';
 import { replay } from '../../data/replay.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
@@ -123,9 +123,10 @@ function spotMarket(inst: SimInstrument, account: SpotAccount, exchange: Backtes
     markTicks: () => (exchange instanceof BarExchange ? exchange.lastPrice : midOrLast(exchange)),
     equity: (mark) => account.equity(mark),
     value: (f) => {
-      // A buy pays its fee in the base it receives: valued at the fill's price in the quote.
-      const fee = f.side === 'BUY' ? new Decimal(f.fee).times(f.price) : new Decimal(f.fee);
-      return { notional: new Decimal(f.price).times(f.qty).toFixed(), fee: fee.toFixed() };
+      // A buy pays its fee in the base it receives: valued at the fill's price in the quote. Products in scaled integers, rounded as decimal.js rounds them (one per fill).
+      const price = scaled(f.price, 'price');
+      const fee = f.side === 'BUY' ? scaledText(roundToDecimal(mulScaled(scaled(f.fee, 'fee'), price))) : scaledText(scaled(f.fee, 'fee'));
+      return { notional: scaledText(roundToDecimal(mulScaled(price, scaled(f.qty, 'qty')))), fee };
     },
     netPosition: () => undefined,
     funding: () => ({ paid: 0n, received: 0n }),

@@ -63,27 +63,35 @@ export function batchScale(inst: SimInstrument, tick: string, lot: string): Batc
  * its levels best first (the last row of a price wins; removed levels are not in it).
  */
 export function recordBatch(ev: DepthBatchEvent, scale: BatchScale, levels: (side: BookSide) => Iterable<number>, sink: RecordedSink): void {
-  const { side, price, qty } = ev;
-  for (const s of [0, 1] as const) {
-    const want = s === 0 ? SIDE.BID : SIDE.ASK;
-    if (!ev.snapshot) {
-      for (let i = 0; i < side.length; i++) {
-        if (side[i] === want) sink.recordDepth(s, scaled(price[i]!, scale.price), scaled(qty[i]!, scale.qty));
-      }
-      continue;
-    }
-    const book = new Map<number, number>();
-    for (let i = 0; i < side.length; i++) {
-      if (side[i] !== want) continue;
-      const p = scaled(price[i]!, scale.price);
-      const lots = scaled(qty[i]!, scale.qty);
-      if (lots > 0) book.set(p, lots);
-      else book.delete(p);
-    }
-    for (const p of [...levels(s)]) if (!book.has(p)) sink.recordDepth(s, p, 0);
-    const best = [...book.keys()].sort((a, b) => (s === 0 ? b - a : a - b));
-    for (const p of best) sink.recordDepth(s, p, book.get(p)!);
+  if (ev.snapshot) {
+    recordSnapshotSide(ev, 0, scale, levels, sink);
+    recordSnapshotSide(ev, 1, scale, levels, sink);
+    return;
   }
+  const { side, price, qty } = ev;
+  for (let i = 0; i < side.length; i++) {
+    if (side[i] === SIDE.BID) sink.recordDepth(0, scaled(price[i]!, scale.price), scaled(qty[i]!, scale.qty));
+  }
+  for (let i = 0; i < side.length; i++) {
+    if (side[i] === SIDE.ASK) sink.recordDepth(1, scaled(price[i]!, scale.price), scaled(qty[i]!, scale.qty));
+  }
+}
+
+/** recordBatch of one side of a snapshot message. */
+function recordSnapshotSide(ev: DepthBatchEvent, s: BookSide, scale: BatchScale, levels: (side: BookSide) => Iterable<number>, sink: RecordedSink): void {
+  const { side, price, qty } = ev;
+  const want = s === 0 ? SIDE.BID : SIDE.ASK;
+  const book = new Map<number, number>();
+  for (let i = 0; i < side.length; i++) {
+    if (side[i] !== want) continue;
+    const p = scaled(price[i]!, scale.price);
+    const lots = scaled(qty[i]!, scale.qty);
+    if (lots > 0) book.set(p, lots);
+    else book.delete(p);
+  }
+  for (const p of [...levels(s)]) if (!book.has(p)) sink.recordDepth(s, p, 0);
+  const best = [...book.keys()].sort((a, b) => (s === 0 ? b - a : a - b));
+  for (const p of best) sink.recordDepth(s, p, book.get(p)!);
 }
 
 /** Returns `v` catalog steps in the instrument's (`f` of them each), checked below 2^53 when it is not 1. */

@@ -4,7 +4,7 @@
  * the user stream's balance and position events newer than what it holds (overlay.ts); read through
  * `view()` and `snapshot()` (the PortfolioSnapshot the risk gate judges against). Only the executor writes to it.
  */
-import { compareDecimal, Decimal, formatDown, scaleOf } from '../../core/fixed.ts';
+import { compareDecimal, Decimal, DecimalSum, formatDown, scaleOf } from '../../core/fixed.ts';
 import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
 import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
@@ -50,8 +50,10 @@ export class Portfolio {
   /** The largest pending trade id per account. */
   private newest: Partial<Record<AccountKind, string>> = {};
   private effects: FillEffect[] = [];
-  /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount. */
-  private baked = new Map<string, Decimal>();
+  /** The time of the latest fill in `effects` (a balance event not before it needs no walk over them). */
+  private effectsLatest = -Infinity;
+  /** Realized PnL baked in at snapshot adoption: `${day}|${strategy}` → amount (added as decimal.js adds). */
+  private baked = new Map<string, DecimalSum>();
   private readonly prices = new Map<string, SymbolPrices>();
   private readonly balanceOverlays = new Map<string, BalanceOverlay>();
   private readonly positionOverlays = new Map<string, PositionOverlay>();
@@ -91,6 +93,7 @@ export class Portfolio {
     const r = foldFills(this.folded, fresh, this.instruments);
     this.folded = r.state;
     this.effects.push(...r.effects);
+    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
     // The day's sums follow the fills one by one instead of being summed again at every risk check.
     if (this.today !== undefined) for (const e of r.effects) addToDay(this.today, e, this.strategyOf);
     this.overlay();
@@ -103,7 +106,7 @@ export class Portfolio {
     const o: BalanceOverlay = { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts };
     this.balanceOverlays.set(key, o);
     // A spot balance changes its own asset's holding only: the others, laid over the same fold, stay as they are.
-    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments) } };
+    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments, this.effectsLatest) } };
     else this.overlay();
     return true;
   }
@@ -194,16 +197,16 @@ export class Portfolio {
   realizedToday(now: number): Record<string, string> {
     const day = Math.floor(now / DAY_MS);
     if (this.today?.day !== day) this.today = this.sumDay(day);
-    this.today.text ??= Object.fromEntries([...this.today.sums].map(([k, v]) => [k, v.toFixed()]));
+    this.today.text ??= Object.fromEntries([...this.today.sums].map(([k, v]) => [k, v.text()]));
     return this.today.text;
   }
 
   /** Sums the realized PnL of one UTC day by strategy: what snapshots baked in, then the fills counted since. */
   private sumDay(day: number): DaySums {
-    const sums = new Map<string, Decimal>();
+    const sums = new Map<string, DecimalSum>();
     for (const [k, v] of this.baked) {
       const [d, strategy] = k.split('|') as [string, string];
-      if (Number(d) === day) sums.set(strategy, (sums.get(strategy) ?? new Decimal(0)).plus(v));
+      if (Number(d) === day) sumOf(sums, strategy).addText(v.text(), 'realized');
     }
     const out: DaySums = { day, sums, text: undefined };
     for (const e of this.effects) addToDay(out, e, this.strategyOf);
@@ -253,15 +256,17 @@ export class Portfolio {
    * stream event costs the overlays, not a refold of every fill pending since the last snapshot.
    */
   private overlay(): void {
-    this.state = applyOverlays(this.folded, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
+    this.state = applyOverlays(this.folded, this.effects, this.balanceOverlays, this.positionOverlays, this.instruments, this.effectsLatest);
   }
 
   private recompute(): void {
     this.today = undefined;
     const r = foldFills(this.base, this.pending, this.instruments);
     this.folded = r.state;
-    this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments);
     this.effects = r.effects;
+    this.effectsLatest = -Infinity;
+    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
+    this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments, this.effectsLatest);
     this.newest = {};
     for (const f of this.pending) {
       const n = this.newest[f.account];
@@ -273,7 +278,7 @@ export class Portfolio {
   private bake(effects: readonly FillEffect[]): void {
     for (const e of effects) {
       const key = `${Math.floor(e.fill.time / DAY_MS)}|${this.strategyOf(e.fill.orderId) ?? 'unattributed'}`;
-      this.baked.set(key, (this.baked.get(key) ?? new Decimal(0)).plus(e.realized));
+      sumOf(this.baked, key).addText(e.realized, 'realized');
     }
   }
 }
@@ -281,15 +286,23 @@ export class Portfolio {
 /** Realized PnL of one UTC day by strategy, and its texts once asked for. */
 interface DaySums {
   readonly day: number;
-  readonly sums: Map<string, Decimal>;
+  /** As decimal.js adds them (DecimalSum: a fill adds to one on every fill). */
+  readonly sums: Map<string, DecimalSum>;
   text: Record<string, string> | undefined;
+}
+
+/** Returns the sum of `key`, a new one (zero) the first time. */
+function sumOf(sums: Map<string, DecimalSum>, key: string): DecimalSum {
+  let s = sums.get(key);
+  if (s === undefined) sums.set(key, (s = new DecimalSum()));
+  return s;
 }
 
 /** Adds one fill's realized PnL to the day's sums when the fill is of that day. */
 function addToDay(d: DaySums, e: FillEffect, strategyOf: (orderId: string) => string | undefined): void {
   if (Math.floor(e.fill.time / DAY_MS) !== d.day) return;
   const strategy = strategyOf(e.fill.orderId) ?? 'unattributed';
-  d.sums.set(strategy, (d.sums.get(strategy) ?? new Decimal(0)).plus(e.realized));
+  sumOf(d.sums, strategy).addText(e.realized, 'realized');
   d.text = undefined;
 }
 

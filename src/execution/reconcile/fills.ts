@@ -38,11 +38,16 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Returns the ledger with `reports` counted and the fills that were not counted before, in trade-id order. */
-export function mergeFills(ledger: FillLedger, reports: readonly FillReport[]): { ledger: FillLedger; fresh: readonly FillReport[] } {
+/**
+ * Returns the ledger with `reports` counted and the fills that were not counted before, in trade-id order.
+ * `handOver`: the caller keeps only the ledger returned (a reconciler), so the ids of `ledger` are added
+ * to in place instead of copied (up to MAX_SEEN ids at every read that brings a new fill); `ledger` must
+ * not be read again then.
+ */
+export function mergeFills(ledger: FillLedger, reports: readonly FillReport[], handOver = false): { ledger: FillLedger; fresh: readonly FillReport[] } {
   // Most reads bring only fills counted already (the stream brought them): nothing to copy then.
   if (reports.every((f) => ledger.seen.has(fillKey(f)))) return { ledger, fresh: [] };
-  const seen = new Set(ledger.seen);
+  const seen = handOver && ledger.seen instanceof Set ? (ledger.seen as Set<string>) : new Set(ledger.seen);
   const lastId: Partial<Record<AccountKind, string>> = { ...ledger.lastId };
   const fresh: FillReport[] = [];
   for (const f of reports) {

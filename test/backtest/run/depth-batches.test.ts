@@ -75,12 +75,24 @@ async function levelEvents(catalog: string, symbols: string[], snapshotEveryUpda
 
 /** Returns the events the runner's loop publishes for the same books (no traded market). */
 async function drivenEvents(catalog: string, symbols: string[], snapshotEveryUpdate: boolean, from?: bigint): Promise<BusEvent[]> {
-  const out: BusEvent[] = [];
+  return (await drivenRun(catalog, symbols, snapshotEveryUpdate, from)).events;
+}
+
+/** Returns drivenEvents' events and the count of events that reached the bus it reported last. */
+async function drivenRun(
+  catalog: string, symbols: string[], snapshotEveryUpdate: boolean, from?: bigint, readsUpdates?: (symbol: string) => boolean,
+): Promise<{ events: BusEvent[]; counted: number }> {
+  const events: BusEvent[] = [];
+  let counted = 0;
   await drive({
     catalog, symbols, tables: ['book_deltas'], snapshotEveryUpdate, ...(from === undefined ? {} : { from }), to: toOf(catalog),
-    clock: new VirtualClock(0), markets: new Map(), publish: (ev) => out.push(ev),
+    clock: new VirtualClock(0), markets: new Map(), publish: (ev) => events.push(ev),
+    ...(readsUpdates === undefined ? {} : { readsUpdates }),
+    onEvent: (n) => {
+      counted = n;
+    },
   });
-  return out;
+  return { events, counted };
 }
 
 /** A sink that writes down every level change it is given. */
@@ -100,6 +112,20 @@ describe('books read as batches', () => {
         const want = await levelEvents(catalog, [...symbols], every);
         expect(want.length).toBeGreaterThan(3);
         expect(await drivenEvents(catalog, [...symbols], every)).toEqual(want);
+      }
+    }
+  });
+
+  it('make no depthUpdate of a symbol nobody reads them of, and the same book snapshots', async () => {
+    for (const [catalog, symbols] of [[SAMPLES, ['BTCUSDT', 'BTCUSD-PERP']], [edgeCatalog(), ['BTCUSDT']]] as const) {
+      for (const every of [false, true]) {
+        const all = await drivenRun(catalog, [...symbols], every);
+        const some = await drivenRun(catalog, [...symbols], every, undefined, (symbol) => symbol !== 'BTCUSDT');
+        expect(all.events.some((ev) => ev.kind === 'depthUpdate' && ev.symbol === 'BTCUSDT')).toBe(true);
+        expect(some.events).toEqual(all.events.filter((ev) => !(ev.kind === 'depthUpdate' && ev.symbol === 'BTCUSDT')));
+        // Each diff still counts as an event that reached the bus (progress and the run's event count do not change).
+        expect(all.counted).toBe(all.events.length);
+        expect(some.counted).toBe(all.counted);
       }
     }
   });

@@ -213,20 +213,26 @@ function venueMsOf(frame: string): number | undefined {
   return m === null ? undefined : Number(m[1]);
 }
 
+/** Returns a trade frame parsed, with its trades; undefined for any other frame (or one that does not parse: it passes unchanged). */
+function tradeFrame(frame: string): { v: { topic?: unknown; data?: unknown }; data: Record<string, unknown>[] } | undefined {
+  if (!frame.includes('"trade"')) return undefined;
+  let v: { topic?: unknown; data?: unknown };
+  try {
+    v = JSON.parse(frame) as typeof v;
+  } catch {
+    return undefined;
+  }
+  return v.topic === 'trade' && Array.isArray(v.data) ? { v, data: v.data as Record<string, unknown>[] } : undefined;
+}
+
 /**
  * Returns a trade frame without the trades `moved` names, each handed to `hold` as a frame of its own at
  * the time it is moved to; undefined when none is left (other frames unchanged).
  */
 function tradesMoved(frame: string, moved: ReadonlyMap<string, MovedTrade>, hold: (after: number, time: number, trade: string) => void): string | undefined {
-  if (!frame.includes('"trade"')) return frame;
-  let v: { topic?: unknown; data?: unknown };
-  try {
-    v = JSON.parse(frame) as typeof v;
-  } catch {
-    return frame;
-  }
-  if (v.topic !== 'trade' || !Array.isArray(v.data)) return frame;
-  const data = v.data as Record<string, unknown>[];
+  const parsed = tradeFrame(frame);
+  if (parsed === undefined) return frame;
+  const { v, data } = parsed;
   const kept = data.filter((t) => {
     const m = typeof t['v'] === 'string' ? moved.get(t['v']) : undefined;
     if (m === undefined) return true;
@@ -239,15 +245,9 @@ function tradesMoved(frame: string, moved: ReadonlyMap<string, MovedTrade>, hold
 
 /** Returns a trade frame without the trades `own` names, other frames unchanged. */
 function tradesWithout(frame: string, own: ReadonlySet<string>, removed: () => void): string {
-  if (own.size === 0 || !frame.includes('"trade"')) return frame;
-  let v: { topic?: unknown; data?: unknown };
-  try {
-    v = JSON.parse(frame) as typeof v;
-  } catch {
-    return frame;
-  }
-  if (v.topic !== 'trade' || !Array.isArray(v.data)) return frame;
-  const data = v.data as Record<string, unknown>[];
+  const parsed = own.size === 0 ? undefined : tradeFrame(frame);
+  if (parsed === undefined) return frame;
+  const { v, data } = parsed;
   const kept = data.filter((t) => !(typeof t['v'] === 'string' && own.has(t['v'])));
   if (kept.length === data.length) return frame;
   for (let k = kept.length; k < data.length; k++) removed();

@@ -416,8 +416,8 @@ export function divideDecimal(a: string, b: string): string {
   const den = y.units;
   const q = num / den;
   const scale = x.scale + EXACT_QUOTIENT_DECIMALS;
-  // The exact quotient, when it fits in the 60 significant digits decimal.js keeps; else decimal.js rounds it as before.
-  if (q * den === num && (q < 0n ? -q : q).toString().length <= 60) return formatScaled(q, scale);
+  // The exact quotient, when it fits in the significant digits decimal.js keeps; else rounded to them as decimal.js rounds.
+  if (q * den === num && (q < 0n ? -q : q) < DECIMAL_DIGITS_BOUND) return formatScaled(q, scale);
   return roundedQuotient(x, y);
 }
 

@@ -93,7 +93,7 @@ export class Portfolio {
     const r = foldFills(this.folded, fresh, this.instruments);
     this.folded = r.state;
     this.effects.push(...r.effects);
-    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
+    this.effectsLatest = latestFill(r.effects, this.effectsLatest);
     // The day's sums follow the fills one by one instead of being summed again at every risk check.
     if (this.today !== undefined) for (const e of r.effects) addToDay(this.today, e, this.strategyOf);
     this.overlay();
@@ -264,8 +264,7 @@ export class Portfolio {
     const r = foldFills(this.base, this.pending, this.instruments);
     this.folded = r.state;
     this.effects = r.effects;
-    this.effectsLatest = -Infinity;
-    for (const e of r.effects) if (e.fill.time > this.effectsLatest) this.effectsLatest = e.fill.time;
+    this.effectsLatest = latestFill(r.effects, -Infinity);
     this.state = applyOverlays(r.state, r.effects, this.balanceOverlays, this.positionOverlays, this.instruments, this.effectsLatest);
     this.newest = {};
     for (const f of this.pending) {
@@ -289,6 +288,13 @@ interface DaySums {
   /** As decimal.js adds them (DecimalSum: a fill adds to one on every fill). */
   readonly sums: Map<string, DecimalSum>;
   text: Record<string, string> | undefined;
+}
+
+/** Returns the latest fill time among `effects`, or `since` when none is later. */
+function latestFill(effects: readonly FillEffect[], since: number): number {
+  let t = since;
+  for (const e of effects) if (e.fill.time > t) t = e.fill.time;
+  return t;
 }
 
 /** Returns the sum of `key`, a new one (zero) the first time. */

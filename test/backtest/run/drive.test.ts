@@ -56,4 +56,28 @@ describe('the backtest event loop', () => {
     expect(fill!.at - start).toBe(1005);
     expect(seen).toContainEqual({ kind: 'trade', at: 1050 });
   });
+
+  it('lets a promise chain started at an instant finish before time moves on, however long the chain', async () => {
+    const { dir, inst } = catalog();
+    const start = Number(T0 / MS);
+    const clock = new VirtualClock(start);
+    const exchange = new BacktestExchange({ clock, inst, queue: riskAverse, latency: constantLatency(5, 5), onReport: () => undefined });
+    const ended: { from: string; at: number }[] = [];
+    // Many awaits, then a hop through a promise made elsewhere: each step is a continuation queued after the instant.
+    const chain = async (from: string): Promise<void> => {
+      for (let i = 0; i < 500; i++) await Promise.resolve();
+      await new Promise<void>((r) => queueMicrotask(r));
+      ended.push({ from, at: clock.now() - start });
+    };
+    clock.setTimeout(() => void chain('timer'), 990);
+    // A timer 1 ms after the first chain starts: time reaches it only after that chain has ended.
+    clock.setTimeout(() => ended.push({ from: 'next timer', at: clock.now() - start }), 991);
+    await drive({
+      catalog: dir, symbols: ['BTCUSDT'], clock, markets: new Map([['BTCUSDT', { inst, exchange }]]),
+      publish: (ev: BusEvent) => {
+        if (ev.kind === 'trade') void chain('trade');
+      },
+    });
+    expect(ended).toEqual([{ from: 'timer', at: 990 }, { from: 'next timer', at: 991 }, { from: 'trade', at: 1050 }]);
+  });
 });

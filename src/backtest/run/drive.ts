@@ -53,25 +53,34 @@ export interface DriveOptions {
 /** Work started inside the simulation that finishes outside it (ctx.history's file reads): time waits for it. */
 export type Busy = () => Promise<unknown> | undefined;
 
-/** Turns between two that go through the event loop (see onTurn). */
+/** Turns between two that go through the event loop (see turner). */
 const LOOP_EVERY = 1024;
 let turns = 0;
 
+/** Settled once: `.then` on it queues a microtask for a promise reaction, far less than queueMicrotask's AsyncResource and bound function. */
+const resolved = Promise.resolve();
+
 /**
- * A turn's executor (shared, so a turn makes no closure of its own). A tick queued from a microtask
- * runs only once the microtask queue is empty, chains included: that is all a turn must wait for, at
- * a fraction of an event-loop pass (whose poll was a fifth of a backtest's wall time). The hop through
- * queueMicrotask makes it so when the turn is asked for outside a microtask too. Every LOOP_EVERY-th
- * turn still goes through the event loop, so that signals, I/O and a worker's messages are not starved.
+ * Returns a function that calls `then` after a turn, made once so that a turn makes no closure of its
+ * own. A tick queued from a microtask runs only once the microtask queue is empty, chains included,
+ * and `then` runs as a microtask after the ticks queued with it: that is all a turn must wait for, at
+ * a fraction of an event-loop pass (whose poll was a fifth of a backtest's wall time). The first hop
+ * through a microtask makes it so when the turn is asked for outside a microtask too. Every
+ * LOOP_EVERY-th turn still goes through the event loop, so that signals, I/O and a worker's messages
+ * are not starved.
  */
-const onTurn = (resolve: () => void): void => {
-  if (++turns % LOOP_EVERY === 0) setImmediate(resolve);
-  else queueMicrotask(() => process.nextTick(resolve));
-};
+function turner(then: () => void): () => void {
+  const queueThen = (): void => void resolved.then(then);
+  const tick = (): void => process.nextTick(queueThen);
+  return () => {
+    if (++turns % LOOP_EVERY === 0) setImmediate(queueThen);
+    else void resolved.then(tick);
+  };
+}
 
 /** Resolves once every promise continuation queued before it has run, however long its chain. */
 function turn(): Promise<void> {
-  return new Promise<void>(onTurn);
+  return new Promise<void>((resolve) => turner(resolve)());
 }
 
 /**
@@ -148,33 +157,80 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   const reach = (t: number): void => {
     clock.advanceToSync(t);
     if (outHead > 512) {
-      outEv.splice(0, outHead);
-      outLocal.splice(0, outHead);
+      // Moved down in place: splice would return the dropped events as a new array.
+      outEv.copyWithin(0, outHead);
+      outEv.length -= outHead;
+      outLocal.copyWithin(0, outHead);
+      outLocal.length -= outHead;
       outHead = 0;
     }
   };
 
-  // Each instant is followed by the bot's continuations (settle, written out where it runs per instant:
-  // an instant with no reads in flight, almost every one, then costs one turn's promise and no async call).
-  const work = async (): Promise<void> => {
-    const n = inN;
-    for (let i = 0; i < n; i++) {
-      const t = Math.min(inExch[i]!, inLocal[i]!);
-      // Time moves without a turn of the event loop when nothing falls due on the way (most events).
-      if (t > clock.now()) {
-        while (instant(t)) {
-          await turn();
-          for (let p = o.busy?.(); p !== undefined; p = o.busy?.()) await p.then(turn);
+  // The window's events are worked through by a synchronous loop (run) that stops after each instant
+  // and is resumed by pre-bound callbacks once the bot's continuations have run and its reads in flight
+  // have ended (settle, written out so that an instant costs no promise and no async call).
+  let i = 0;
+  let n = 0;
+  // Whether run is moving the clock to `until` (event i's time), instant by instant, before event i is applied.
+  let moving = false;
+  let until = 0;
+  let resolveWork: () => void = noop;
+  let rejectWork: (e: unknown) => void = noop;
+  const fail = (e: unknown): void => rejectWork(e);
+  const run = (): void => {
+    try {
+      for (;;) {
+        if (moving) {
+          if (instant(until)) {
+            turnThenSettle();
+            return;
+          }
+          reach(until);
+          moving = false;
+        } else if (i < n) {
+          const t = Math.min(inExch[i]!, inLocal[i]!);
+          // Time moves without a turn of the event loop when nothing falls due on the way (most events).
+          if (t > clock.now()) {
+            until = t;
+            moving = true;
+            continue;
+          }
+        } else {
+          inN = 0;
+          resolveWork();
+          return;
         }
-        reach(t);
+        const e = inEv[i]!;
+        applyToExchange(o.markets, e, clock.now());
+        outEv.push(e);
+        outLocal.push(inLocal[i]!);
+        i++;
       }
-      const e = inEv[i]!;
-      applyToExchange(o.markets, e, clock.now());
-      outEv.push(e);
-      outLocal.push(inLocal[i]!);
+    } catch (e) {
+      rejectWork(e);
     }
-    inN = 0;
   };
+  // After an instant's turn: time waits for the reads in flight, a turn after each, then run goes on.
+  const settled = (): void => {
+    let p: Promise<unknown> | undefined;
+    try {
+      p = o.busy?.();
+    } catch (e) {
+      rejectWork(e);
+      return;
+    }
+    if (p === undefined) run();
+    else p.then(turnThenSettle, fail);
+  };
+  const turnThenSettle = turner(settled);
+  const work = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      resolveWork = resolve;
+      rejectWork = reject;
+      i = 0;
+      n = inN;
+      run();
+    });
 
   const stats = await replay({
     catalog: o.catalog,
@@ -198,6 +254,8 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   reach(end);
   return stats;
 }
+
+const noop = (): void => undefined;
 
 /** Applies a market event to its symbol's exchange at the clock's (exchange) time. */
 function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEvent, time: number): void {

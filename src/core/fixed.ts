@@ -35,17 +35,33 @@ export function parseScaled(s: string, scale: number, field = 'value'): bigint {
   return neg ? -v : v;
 }
 
+/** "0.", "0.0", "0.00"...: the start of a value below one, by the zeros after the point. */
+const ZERO_POINT = Array.from({ length: 40 }, (_, k) => `0.${'0'.repeat(k)}`);
+
+/** Returns "0." and `zeros` zeros: the text before the first digit of a value below one (from a table, not built each time). */
+export function zeroPoint(zeros: number): string {
+  return ZERO_POINT[zeros] ?? `0.${'0'.repeat(zeros)}`;
+}
+
 /** Returns the decimal string of `v / 10^scale` with trailing zeros stripped ("0" for zero). */
 export function formatScaled(v: bigint, scale: number): string {
   const neg = v < 0n;
   const digits = (neg ? -v : v).toString();
   if (scale === 0) return neg ? `-${digits}` : digits;
-  const abs = digits.length > scale ? digits : digits.padStart(scale + 1, '0');
-  const point = abs.length - scale;
-  let end = abs.length;
-  while (end > point && abs.charCodeAt(end - 1) === 48) end--;
-  const body = end === point ? abs.slice(0, point) : `${abs.slice(0, point)}.${abs.slice(point, end)}`;
-  return neg && body !== '0' ? `-${body}` : body;
+  let end = digits.length;
+  let body: string;
+  if (end > scale) {
+    const point = end - scale;
+    while (end > point && digits.charCodeAt(end - 1) === 48) end--;
+    body = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
+  } else {
+    // Below one: "0." and the zeros before the digits come from a table, not from padding the digits into a new string first.
+    while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
+    if (end === 0) return '0';
+    const lead = scale - digits.length;
+    body = zeroPoint(lead) + digits.slice(0, end);
+  }
+  return neg ? `-${body}` : body;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The instruments of a catalog: tick, lot, multiplier and assets, so that integer ticks and lots turn back into exact decimals. */
 import { z } from 'zod';
 import { ParseError } from '../core/errors.ts';
-import { fromUnits, isDecimalString, parseScaled, scaleOf } from '../core/fixed.ts';
+import { fromUnits, isDecimalString, parseScaled, scaleOf, zeroPoint } from '../core/fixed.ts';
 
 /** spot; linear (margined and settled in the quote asset); inverse (quantities are contracts of `multiplier` quote units, margined in the base). */
 export const INSTRUMENT_KINDS = ['spot', 'linear', 'inverse'] as const;
@@ -81,9 +81,6 @@ export class StepFormatter {
   }
 }
 
-/** "0.", "0.0", "0.00"...: the start of a value below one step of ten, by the zeros after the point. */
-const ZERO_POINT = Array.from({ length: 24 }, (_, k) => `0.${'0'.repeat(k)}`);
-
 function insertPoint(v: number, scale: number): string {
   if (scale === 0) return String(v);
   const neg = v < 0;
@@ -95,6 +92,6 @@ function insertPoint(v: number, scale: number): string {
   while (end > stop && digits.charCodeAt(end - 1) === 48) end -= 1;
   let body: string;
   if (point > 0) body = end === point ? digits.slice(0, point) : digits.slice(0, point) + '.' + digits.slice(point, end);
-  else body = end === 0 ? '0' : (ZERO_POINT[-point] ?? `0.${'0'.repeat(-point)}`) + digits.slice(0, end);
+  else body = end === 0 ? '0' : zeroPoint(-point) + digits.slice(0, end);
   return neg && body !== '0' ? `-${body}` : body;
 }

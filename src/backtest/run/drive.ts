@@ -64,23 +64,24 @@ const resolved = Promise.resolve();
  * Returns a function that calls `then` after a turn, made once so that a turn makes no closure of its
  * own. A tick queued from a microtask runs only once the microtask queue is empty, chains included,
  * and `then` runs as a microtask after the ticks queued with it: that is all a turn must wait for, at
- * a fraction of an event-loop pass (whose poll was a fifth of a backtest's wall time). The first hop
- * through a microtask makes it so when the turn is asked for outside a microtask too. Every
+ * a fraction of an event-loop pass (whose poll was a fifth of a backtest's wall time). A turn asked for
+ * outside a microtask (`inMicrotask` false) first hops into one, so that it is so there too. Every
  * LOOP_EVERY-th turn still goes through the event loop, so that signals, I/O and a worker's messages
  * are not starved.
  */
-function turner(then: () => void): () => void {
+function turner(then: () => void): (inMicrotask: boolean) => void {
   const queueThen = (): void => void resolved.then(then);
   const tick = (): void => process.nextTick(queueThen);
-  return () => {
+  return (inMicrotask) => {
     if (++turns % LOOP_EVERY === 0) setImmediate(queueThen);
+    else if (inMicrotask) tick();
     else void resolved.then(tick);
   };
 }
 
 /** Resolves once every promise continuation queued before it has run, however long its chain. */
 function turn(): Promise<void> {
-  return new Promise<void>((resolve) => turner(resolve)());
+  return new Promise<void>((resolve) => turner(resolve)(false));
 }
 
 /**
@@ -174,6 +175,8 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   // Whether run is moving the clock to `until` (event i's time), instant by instant, before event i is applied.
   let moving = false;
   let until = 0;
+  // Whether run was resumed by settled, in a microtask: its next turn needs no hop into one.
+  let resumed = false;
   let resolveWork: () => void = noop;
   let rejectWork: (e: unknown) => void = noop;
   const fail = (e: unknown): void => rejectWork(e);
@@ -182,7 +185,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       for (;;) {
         if (moving) {
           if (instant(until)) {
-            turnThenSettle();
+            turnThenSettle(resumed);
             return;
           }
           reach(until);
@@ -219,16 +222,19 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
       rejectWork(e);
       return;
     }
+    resumed = true;
     if (p === undefined) run();
-    else p.then(turnThenSettle, fail);
+    else p.then(turnAfterRead, fail);
   };
   const turnThenSettle = turner(settled);
+  const turnAfterRead = (): void => turnThenSettle(true);
   const work = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       resolveWork = resolve;
       rejectWork = reject;
       i = 0;
       n = inN;
+      resumed = false;
       run();
     });
 

@@ -1,5 +1,6 @@
 // The backtest's event loop keeps two timelines: the exchange changes at a recorded event's exchange time, the bus sees it at its local time.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,5 +80,40 @@ describe('the backtest event loop', () => {
       },
     });
     expect(ended).toEqual([{ from: 'timer', at: 990 }, { from: 'next timer', at: 991 }, { from: 'trade', at: 1050 }]);
+  });
+
+  it('waits for reads in flight, and the reads they start, before time moves on; a failing wait fails the run', async () => {
+    const { dir, inst } = catalog();
+    const start = Number(T0 / MS);
+    const clock = new VirtualClock(start);
+    const exchange = new BacktestExchange({ clock, inst, queue: riskAverse, latency: constantLatency(5, 5), onReport: () => undefined });
+    const ended: { from: string; at: number }[] = [];
+    // Real file-system reads (outside the simulation) tracked as ctx.history tracks its own: each ends on the thread pool, in no simulated time.
+    const inFlight = new Set<Promise<unknown>>();
+    const read = (from: string, next?: () => void): void => {
+      const p = readdir(dir).then(() => {
+        ended.push({ from, at: clock.now() - start });
+        next?.();
+      });
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    };
+    const busy = (): Promise<unknown> | undefined => (inFlight.size === 0 ? undefined : Promise.allSettled([...inFlight]));
+    clock.setTimeout(() => read('first', () => read('second')), 990);
+    clock.setTimeout(() => ended.push({ from: 'next timer', at: clock.now() - start }), 991);
+    await drive({ catalog: dir, symbols: ['BTCUSDT'], clock, markets: new Map([['BTCUSDT', { inst, exchange }]]), publish: () => undefined, busy });
+    expect(ended).toEqual([{ from: 'first', at: 990 }, { from: 'second', at: 990 }, { from: 'next timer', at: 991 }]);
+
+    const failing = catalog();
+    const clock2 = new VirtualClock(start);
+    const exchange2 = new BacktestExchange({ clock: clock2, inst: failing.inst, queue: riskAverse, latency: constantLatency(5, 5), onReport: () => undefined });
+    let reading = false;
+    clock2.setTimeout(() => (reading = true), 990);
+    const run = drive({
+      catalog: failing.dir, symbols: ['BTCUSDT'], clock: clock2, markets: new Map([['BTCUSDT', { inst: failing.inst, exchange: exchange2 }]]), publish: () => undefined,
+      busy: () => (reading ? Promise.reject(new Error('read failed')) : undefined),
+    });
+    await expect(run).rejects.toThrow('read failed');
+    expect(clock2.now() - start).toBe(990);
   });
 });

@@ -119,13 +119,23 @@ function isBuy(f: FillReport): boolean {
   return f.side === 'BUY' || f.side === 'BUY_OPEN' || f.side === 'BUY_CLOSE';
 }
 
-/** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee. */
-export function spotDeltas(f: FillReport, inst: Instrument): [string, Scaled][] {
-  const qty = scaled(f.qty, 'qty');
-  const quote = mulScaled(qty, scaled(f.price, 'price'));
+/** A fill's quantity, price and fee as scaled integers. */
+interface FillNumbers {
+  readonly qty: Scaled;
+  readonly price: Scaled;
+  readonly fee: Scaled;
+}
+
+function fillNumbers(f: FillReport): FillNumbers {
+  return { qty: scaled(f.qty, 'qty'), price: scaled(f.price, 'price'), fee: scaled(f.fee, 'fee') };
+}
+
+/** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee (`n`: the fill's numbers, when already parsed). */
+export function spotDeltas(f: FillReport, inst: Instrument, n: FillNumbers = fillNumbers(f)): [string, Scaled][] {
+  const { qty, fee } = n;
+  const quote = mulScaled(qty, n.price);
   const buy = isBuy(f);
   const out: [string, Scaled][] = [[inst.baseAsset, buy ? qty : negScaled(qty)], [inst.quoteAsset, buy ? negScaled(quote) : quote]];
-  const fee = scaled(f.fee, 'fee');
   if (fee.units !== 0n) out.push([f.feeAsset, negScaled(fee)]);
   return out;
 }
@@ -135,11 +145,10 @@ export function spotDeltas(f: FillReport, inst: Instrument): [string, Scaled][] 
  * strategy's own book); only a new average cost that does not end within 20 decimals goes to decimal.js.
  */
 function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Scaled; asset: string } {
-  const qty = scaled(f.qty, 'qty');
-  const price = scaled(f.price, 'price');
+  const n = fillNumbers(f);
+  const { qty, price, fee } = n;
   const buy = isBuy(f);
-  for (const [asset, delta] of spotDeltas(f, inst)) addFree(spot, asset, delta);
-  const fee = scaled(f.fee, 'fee');
+  for (const [asset, delta] of spotDeltas(f, inst, n)) addFree(spot, asset, delta);
   // Fees go to realized PnL in the quote asset, valued at the fill price when charged in the base.
   let realized = f.feeAsset === inst.baseAsset ? negScaled(mulScaled(fee, price)) : f.feeAsset === inst.quoteAsset ? negScaled(fee) : SCALED_ZERO;
   const inv = inventory[f.symbol];

@@ -80,7 +80,7 @@ describe('a user-stream order event applied straight to the order (applyOrderEve
   });
   const ev = (status: OrderUpdateEvent['status'], executedQty: string, cumQuote: string, ts: number): OrderUpdateEvent => orderUpdateEvent({
     account: 'spot', symbol: 'ETHBTC', clientOrderId: 'bh-r1-1', orderId: '100', status, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '0.01',
-    origQty: '1', executedQty, cumQuote, lastQty: '0', lastPrice: '0', tradeId: undefined, fee: '0', feeAsset: undefined, maker: undefined,
+    origQty: '1', executedQty, cumQuote, lastQty: '0', lastPrice: '0', tradeId: undefined, fee: '0', feeAsset: undefined, maker: false,
     createdTs: 1, closeOrder: undefined, leverage: undefined, ts, recvTs: ts,
   });
   // A stream with partial fills at prices that do not divide evenly, a duplicate, a tie on executedQty with another quote, and a cancel.

@@ -14,7 +14,7 @@
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
-import { compareDecimal, Decimal, divideDecimal } from '../core/fixed.ts';
+import { compareDecimal, Decimal } from '../core/fixed.ts';
 import type { ClientOrderIds } from '../core/ids.ts';
 import { BhError } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -22,7 +22,7 @@ import type { AccountKind, Gateway, Instrument, OrderFill, OrderLocator, OrderRe
 import { renderDenial, type OrderIntent, type PlaceIntent, type RiskGate } from '../risk/index.ts';
 import { ExecutorBudget, type Cost } from './budget.ts';
 import {
-  applyReport, isTerminal, markCancelPending, markCanceledUnsent, markRejected, markUnknown, newOrder, type LocalOrder,
+  applyOrderEvent, applyReport, isTerminal, markCancelPending, markCanceledUnsent, markRejected, markUnknown, newOrder, type LocalOrder,
 } from './order-state.ts';
 import { OrderFeed, type OrderHistoryOptions } from './order-feed.ts';
 import { OrderStore, type ExecutionEvent } from './order-store.ts';
@@ -121,16 +121,6 @@ function requestOf(o: PlaceIntent): OrderRequest {
   return {
     account: 'contract', symbol: o.symbol, clientOrderId: o.clientOrderId, side: o.side, orderType: o.orderType, priceType: o.priceType,
     quantity: o.quantity, price: o.price, triggerPrice: o.triggerPrice, leverage: o.leverage, timeInForce: o.timeInForce,
-  };
-}
-
-/** Returns the OrderReport carried by a bus order event. */
-export function reportOfEvent(ev: OrderUpdateEvent): OrderReport {
-  const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
-  const avg = filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
-  return {
-    account: ev.account, symbol: ev.symbol, orderId: ev.orderId, clientOrderId: ev.clientOrderId, status: ev.status, side: ev.side,
-    type: ev.type, price: ev.price, origQty: ev.origQty, executedQty: ev.executedQty, avgPrice: avg, time: ev.ts,
   };
 }
 
@@ -663,7 +653,12 @@ export class OrderExecutor {
     this.streaming = true;
     let next: LocalOrder | undefined;
     try {
-      next = this.onReport(reportOfEvent(ev), 'stream', false);
+      // As onReport, without making an OrderReport of the event first.
+      const ord = this.store.get(ev.clientOrderId) ?? this.store.byVenueId(ev.orderId);
+      if (ord !== undefined) {
+        next = applyOrderEvent(ord, ev);
+        this.store.put(next, 'stream', ord);
+      }
     } finally {
       this.streaming = false;
     }

@@ -47,14 +47,15 @@ interface Entry {
   cover: Cover;
   filled: Scaled;
   cumQuote: Scaled;
-  fees: Map<string, Scaled>;
+  /** Fees paid per asset; made at the first fee (after that fill's delivery): an order's entry is read cold on its fill, so it holds few objects. */
+  fees: Map<string, Scaled> | undefined;
   /** Trade ids counted: the first in a field, the later ones in a set made at the second (most orders fill once; a set read per report is one more cache miss on the way to the strategy). */
   tradeId: string | undefined;
   tradeIds: Set<string> | undefined;
   /** The sum of this order's myTrades quantities seen so far (its next trade's range starts there). */
   tradesCum: Scaled;
-  /** Trade ids the portfolio got from the stream already. */
-  readonly streamed: Set<string>;
+  /** Trade ids the portfolio got from the stream already (made at the first, after its delivery). */
+  streamed: Set<string> | undefined;
   view: OrderView | undefined;
   /** The status `view` shows (kept here too: deciding whether a report moves the view reads no view). */
   status: OrderViewStatus | undefined;
@@ -133,8 +134,8 @@ export class OrderFeed {
     if (e === undefined) {
       if (this.finished.has(local.clientOrderId)) return;
       e = {
-        local, cover: NO_COVER, filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: new Map(), tradeId: undefined, tradeIds: undefined, tradesCum: SCALED_ZERO,
-        streamed: new Set(), view: undefined, status: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
+        local, cover: NO_COVER, filled: SCALED_ZERO, cumQuote: SCALED_ZERO, fees: undefined, tradeId: undefined, tradeIds: undefined, tradesCum: SCALED_ZERO,
+        streamed: undefined, view: undefined, status: undefined, shown: SCALED_ZERO, execText: '0', exec: SCALED_ZERO, finishedAt: undefined, gone: false,
       };
       this.live.set(local.clientOrderId, e);
       let ids = this.byStrategy.get(local.strategyId);
@@ -165,7 +166,7 @@ export class OrderFeed {
     if (hasTrade(e, tradeId)) return undefined;
     const fill = this.count(e, tradeId, r.orderId, r.lastPrice, r.lastQty, r.fee, r.feeAsset ?? '', r.maker, r.ts, 'stream', subScaled(hi, span), hi, span);
     if (fill === undefined || r.tradeId === undefined) return undefined;
-    e.streamed.add(r.tradeId);
+    (e.streamed ??= new Set()).add(r.tradeId);
     return this.fillReport(e.local, fill);
   }
 
@@ -181,7 +182,7 @@ export class OrderFeed {
     const lo = e.tradesCum;
     const hi = addScaled(lo, scaled(f.qty, 'qty'));
     e.tradesCum = hi;
-    if (e.streamed.has(f.tradeId)) return false;
+    if (e.streamed?.has(f.tradeId) === true) return false;
     if (!hasTrade(e, f.tradeId)) {
       this.count(e, f.tradeId, f.orderId, f.price, scaledText(subScaled(hi, lo)), f.fee, f.feeAsset, f.maker, f.time, 'reconciliation', lo, hi);
     }
@@ -217,7 +218,9 @@ export class OrderFeed {
     e.cumQuote = addScaled(e.cumQuote, mulScaled(qty, scaled(f.price, 'price')));
     if (f.feeAsset === '') return;
     const paid = scaled(f.fee, 'fee');
-    if (paid.units !== 0n) e.fees.set(f.feeAsset, addScaled(e.fees.get(f.feeAsset) ?? SCALED_ZERO, paid));
+    if (paid.units === 0n) return;
+    const fees = (e.fees ??= new Map());
+    fees.set(f.feeAsset, addScaled(fees.get(f.feeAsset) ?? SCALED_ZERO, paid));
   }
 
   private fillReport(o: LocalOrder, f: OrderFill): FillReport {
@@ -305,7 +308,7 @@ export class OrderFeed {
       clientOrderId: o.clientOrderId, orderId: o.orderId, strategyId: o.strategyId, account: o.account, symbol: o.symbol, side: o.side, type: o.type,
       price: o.price, origQty: o.origQty, status: shown, cancelPending: o.cancelPending && !isTerminal(o.phase), executedQty: scaledText(filled),
       cumQuote: empty ? '0' : scaledText(e.cumQuote), avgPrice: avg,
-      fees: empty ? {} : feesText(e.fees),
+      fees: empty || e.fees === undefined ? {} : feesText(e.fees),
       outcome, reason: o.reason, lastFill: fill, ts: this.clock.now(),
     };
   }

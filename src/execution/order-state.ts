@@ -10,8 +10,8 @@
  * until the order is terminal, and it is never cleared, so a failed cancel is sent again by
  * reconciliation rather than the order sliding back. executedQty only grows (the maximum seen).
  */
-import { compareDecimal } from '../core/fixed.ts';
-import type { AccountKind, OrderReport, ReportOrderStatus, ReportSide } from '../model/index.ts';
+import { compareDecimal, divideDecimal } from '../core/fixed.ts';
+import type { AccountKind, OrderReport, OrderUpdateEvent, ReportOrderStatus, ReportSide } from '../model/index.ts';
 
 /** Where an order is in its life. */
 export type OrderPhase = 'PENDING_NEW' | 'UNKNOWN' | 'NEW' | 'PARTIALLY_FILLED' | 'REJECTED' | 'CANCELED' | 'FILLED';
@@ -137,15 +137,39 @@ function higher(a: OrderPhase, b: OrderPhase): OrderPhase {
  * reordered report changes nothing it should not.
  */
 export function applyReport(o: LocalOrder, r: OrderReport): LocalOrder {
-  const cmp = compareDecimal(r.executedQty, o.executedQty);
-  const executedQty = cmp > 0 ? r.executedQty : o.executedQty;
+  return join(o, r.status, r.executedQty, r.orderId, r.time, r.avgPrice);
+}
+
+/**
+ * Returns the order after a user-stream order event: what applyReport gives for the report the event
+ * carries (average price = cumulative quote / executed quantity), without making that report, and
+ * dividing only when the join keeps the event's average (every stream report runs this on its way to onFill).
+ */
+export function applyOrderEvent(o: LocalOrder, ev: OrderUpdateEvent): LocalOrder {
+  return join(o, ev.status, ev.executedQty, ev.orderId, ev.ts, ev);
+}
+
+/** Returns the average price a user-stream order event implies: its cumulative quote over its executed quantity, '0' before a fill. */
+export function eventAvgPrice(ev: OrderUpdateEvent): string {
+  const filled = compareDecimal(ev.executedQty, '0') > 0 && compareDecimal(ev.cumQuote, '0') > 0;
+  return filled ? divideDecimal(ev.cumQuote, ev.executedQty) : '0';
+}
+
+/** The join of applyReport; `avg` is the report's average price, or the event it is worked out from when needed. */
+function join(o: LocalOrder, status: ReportOrderStatus, reported: string, reportedId: string, time: number, avg: string | OrderUpdateEvent): LocalOrder {
+  const cmp = compareDecimal(reported, o.executedQty);
+  const executedQty = cmp > 0 ? reported : o.executedQty;
   // avgPrice goes with the larger executedQty; on a tie the larger value, so the result does not depend on arrival order.
-  const avgPrice = cmp > 0 || (cmp === 0 && compareDecimal(r.avgPrice, o.avgPrice) > 0) ? r.avgPrice : o.avgPrice;
-  let phase = higher(o.phase, phaseOfStatus(r.status, executedQty));
+  let avgPrice = o.avgPrice;
+  if (cmp >= 0) {
+    const a = typeof avg === 'string' ? avg : eventAvgPrice(avg);
+    if (cmp > 0 || compareDecimal(a, o.avgPrice) > 0) avgPrice = a;
+  }
+  let phase = higher(o.phase, phaseOfStatus(status, executedQty));
   if (phase === 'NEW' && compareDecimal(executedQty, '0') > 0) phase = 'PARTIALLY_FILLED';
-  const cancelPending = o.cancelPending || r.status === 'PENDING_CANCEL';
-  const orderId = o.orderId ?? r.orderId;
-  const updatedAt = Math.max(o.updatedAt, r.time);
+  const cancelPending = o.cancelPending || status === 'PENDING_CANCEL';
+  const orderId = o.orderId ?? reportedId;
+  const updatedAt = Math.max(o.updatedAt, time);
   const outcome: PlacementOutcome | undefined = RANK[phase] >= RANK.NEW && phase !== 'REJECTED' ? 'placed' : o.outcome;
   if (phase === o.phase && executedQty === o.executedQty && avgPrice === o.avgPrice && cancelPending === o.cancelPending
     && orderId === o.orderId && updatedAt === o.updatedAt && outcome === o.outcome) return o;

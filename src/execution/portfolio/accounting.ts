@@ -82,11 +82,12 @@ export function aboveWatermark(state: AccountState, fill: FillReport): boolean {
 
 /** Returns the state after `fills` (any order; applied in trade-id order, those at or below the watermark skipped) and what each did. */
 export function foldFills(state: AccountState, fills: readonly FillReport[], instruments: ReadonlyMap<string, Instrument>): { state: AccountState; effects: FillEffect[] } {
-  const spot: Record<string, Holding> = { ...state.spot };
-  const contract: Record<string, ContractBalance> = { ...state.contract };
-  const positions: Record<string, ContractPosition> = { ...state.positions };
-  const inventory: Record<string, SpotInventory> = { ...state.inventory };
-  const realized: Record<string, string> = { ...state.realized };
+  // Each record is copied when a fill first changes it (a spot fill leaves the contract side as it is): this runs on every fill, twice.
+  let spot: Record<string, Holding> | undefined;
+  let contract: Record<string, ContractBalance> | undefined;
+  let positions: Record<string, ContractPosition> | undefined;
+  let inventory: Record<string, SpotInventory> | undefined;
+  let realized: Record<string, string> | undefined;
   const effects: FillEffect[] = [];
   // One fill (the stream's usual batch) needs no sort and no duplicate check.
   const one = fills.length === 1;
@@ -101,13 +102,20 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
     }
     const inst = instruments.get(f.symbol);
     if (inst === undefined) continue;
-    const r = inst.kind === 'spot' ? spotFill(f, inst, spot, inventory) : contractFill(f, inst, contract, positions);
+    const r = inst.kind === 'spot'
+      ? spotFill(f, inst, (spot ??= { ...state.spot }), (inventory ??= { ...state.inventory }))
+      : contractFill(f, inst, (contract ??= { ...state.contract }), (positions ??= { ...state.positions }));
+    realized ??= { ...state.realized };
     const gained = scaledText(r.realized);
     const before = realized[f.symbol];
     realized[f.symbol] = before === undefined ? gained : scaledText(addScaled(scaled(before, 'realized'), r.realized));
     effects.push({ fill: f, realized: gained, asset: r.asset });
   }
-  return { state: { spot, contract, positions, inventory, realized, watermark: state.watermark }, effects };
+  const next: AccountState = {
+    spot: spot ?? state.spot, contract: contract ?? state.contract, positions: positions ?? state.positions, inventory: inventory ?? state.inventory,
+    realized: realized ?? state.realized, watermark: state.watermark,
+  };
+  return { state: next, effects };
 }
 
 function addFree(spot: Record<string, Holding>, asset: string, delta: Scaled): void {
@@ -119,23 +127,13 @@ function isBuy(f: FillReport): boolean {
   return f.side === 'BUY' || f.side === 'BUY_OPEN' || f.side === 'BUY_CLOSE';
 }
 
-/** A fill's quantity, price and fee as scaled integers. */
-interface FillNumbers {
-  readonly qty: Scaled;
-  readonly price: Scaled;
-  readonly fee: Scaled;
-}
-
-function fillNumbers(f: FillReport): FillNumbers {
-  return { qty: scaled(f.qty, 'qty'), price: scaled(f.price, 'price'), fee: scaled(f.fee, 'fee') };
-}
-
-/** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee (`n`: the fill's numbers, when already parsed). */
-export function spotDeltas(f: FillReport, inst: Instrument, n: FillNumbers = fillNumbers(f)): [string, Scaled][] {
-  const { qty, fee } = n;
-  const quote = mulScaled(qty, n.price);
+/** Returns what a spot fill moves, per asset: base ± qty, quote ∓ qty × price, fee asset − fee. */
+export function spotDeltas(f: FillReport, inst: Instrument): [string, Scaled][] {
+  const qty = scaled(f.qty, 'qty');
+  const quote = mulScaled(qty, scaled(f.price, 'price'));
   const buy = isBuy(f);
   const out: [string, Scaled][] = [[inst.baseAsset, buy ? qty : negScaled(qty)], [inst.quoteAsset, buy ? negScaled(quote) : quote]];
+  const fee = scaled(f.fee, 'fee');
   if (fee.units !== 0n) out.push([f.feeAsset, negScaled(fee)]);
   return out;
 }
@@ -145,10 +143,15 @@ export function spotDeltas(f: FillReport, inst: Instrument, n: FillNumbers = fil
  * strategy's own book); only a new average cost that does not end within 20 decimals goes to decimal.js.
  */
 function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>, inventory: Record<string, SpotInventory>): { realized: Scaled; asset: string } {
-  const n = fillNumbers(f);
-  const { qty, price, fee } = n;
+  const qty = scaled(f.qty, 'qty');
+  const price = scaled(f.price, 'price');
   const buy = isBuy(f);
-  for (const [asset, delta] of spotDeltas(f, inst, n)) addFree(spot, asset, delta);
+  const fee = scaled(f.fee, 'fee');
+  // spotDeltas's moves, in its order, from the amounts read once here.
+  const quote = mulScaled(qty, price);
+  addFree(spot, inst.baseAsset, buy ? qty : negScaled(qty));
+  addFree(spot, inst.quoteAsset, buy ? negScaled(quote) : quote);
+  if (fee.units !== 0n) addFree(spot, f.feeAsset, negScaled(fee));
   // Fees go to realized PnL in the quote asset, valued at the fill price when charged in the base.
   let realized = f.feeAsset === inst.baseAsset ? negScaled(mulScaled(fee, price)) : f.feeAsset === inst.quoteAsset ? negScaled(fee) : SCALED_ZERO;
   const inv = inventory[f.symbol];

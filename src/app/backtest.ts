@@ -35,6 +35,7 @@ import { fmtAmount } from '../sim/ledger/amount.ts';
 import { parseTime, type LoadedConfig } from './config.ts';
 import { feedSource, makeSubmit } from './submit.ts';
 import { followPrices } from './prices.ts';
+import { snapshotLevels } from './market-streams.ts';
 import { strategyView } from './views.ts';
 import { Recorder } from './backtest-recorder.ts';
 
@@ -203,6 +204,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
 
   let events = 0;
   let stats: ReplayStats;
+  const levels = (symbol: string): number => snapshotLevels(host.streams(), instruments, symbol);
   o.onStart?.(range);
   await advanceClock(clock, clock.now(), history.busy);
   await exec.start();
@@ -210,9 +212,10 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   try {
     stats = await drive({
       catalog: catalogDir, symbols: replayed, from: BigInt(range.from) * 1_000_000n, to: BigInt(range.to) * 1_000_000n, clock,
-      publish: o.ownOrdersInBook ? withOwnOrders(sink, markets) : sink,
+      publish: o.ownOrdersInBook ? withOwnOrders(sink, markets, levels) : sink,
       busy: history.busy,
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
+      snapshotLevels: levels,
       readsUpdates: (symbol) => bus.reads('depthUpdate', symbol),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),

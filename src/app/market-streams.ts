@@ -10,6 +10,21 @@ import type { EventSink } from '../venue/ws-connection.ts';
 /** How often a contract's current funding rate is read (its endpoint costs no request weight); the first read is at start. */
 export const FUNDING_POLL_MS = 60_000;
 
+/** The levels a side of the venue's book snapshot topics carries: `depth` (spot) and `mergedDepth` (contracts), at their default and largest limit. */
+export const SNAPSHOT_LEVELS = { spot: 100, contract: 40 } as const;
+
+/**
+ * Returns the most levels a side of `symbol`'s book snapshots shows the strategies: what the snapshot
+ * topic carries when every strategy on it reads snapshots, the whole book (Infinity) when one keeps a
+ * book from diffs (the live client's local book) or the symbol is not traded.
+ */
+export function snapshotLevels(all: readonly StrategyStreams[], instruments: ReadonlyMap<string, Instrument>, symbol: string): number {
+  const inst = instruments.get(symbol);
+  const on = all.filter((s) => s.symbols.includes(symbol));
+  if (inst === undefined || on.length === 0 || on.some((s) => s.streams.depth === 'diff')) return Infinity;
+  return inst.kind === 'spot' ? SNAPSHOT_LEVELS.spot : SNAPSHOT_LEVELS.contract;
+}
+
 /**
  * Returns the socket topics each symbol needs: a book snapshot topic (`depth` for spot, the faster
  * `mergedDepth` for contracts) or `diffDepth` for diffs, `trade`, `kline_<interval>`, `realtimes`,

@@ -5,11 +5,14 @@ import { depthSnapshotEvent, depthUpdateEvent, type BusEvent, type DepthBatchEve
 
 /**
  * One side of the view: levels best first, and their prices in ticks. A message's changes are merged
- * into a new list in one pass (no insertion per level); the list a snapshot event was given is never
- * written again, so events share it instead of copying it.
+ * into a new list in one pass (no insertion per level). Uncapped, the list a snapshot event was given is
+ * never written again, so events share it instead of copying it; capped, the whole side is merged into
+ * one of two lists kept for it and an event gets a copy of the first `cap` levels only.
  */
 class ViewSide {
   levels: Level[] = [];
+  /** Capped: the list the next merge is written into (the one before the current). */
+  private spareLevels: Level[] = [];
   /** The prices of `levels` in ticks, index for index (the first `levels.length`); `spare` is the buffer the next list is made in. */
   private prices = new Float64Array(1024);
   private spare = new Float64Array(1024);
@@ -25,8 +28,13 @@ class ViewSide {
   /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
   private from = new Int32Array(1024);
 
-  /** dir 1: asks (lowest best); -1: bids (highest best). */
-  constructor(private readonly dir: 1 | -1) {}
+  /** dir 1: asks (lowest best); -1: bids (highest best). `cap`: the most levels an event shows (Infinity: all). */
+  constructor(private readonly dir: 1 | -1, private readonly cap: number) {}
+
+  /** The levels a snapshot event shows now: the side's list itself (uncapped), or a copy of its first `cap`. */
+  shown(): Level[] {
+    return this.cap === Infinity ? this.levels : this.levels.slice(0, this.cap);
+  }
 
   /** Adds a change; `level` is its text when the message's update was made (shared with it), else apply makes it. */
   change(price: number, lots: number, level: Level | undefined): void {
@@ -103,13 +111,19 @@ class ViewSide {
       from[out] = i;
       prices[out++] = oldP[i]!;
     }
-    const levels = new Array<Level>(out);
+    const capped = this.cap !== Infinity;
+    let levels: Level[];
+    if (capped) {
+      levels = this.spareLevels;
+      levels.length = out;
+    } else levels = new Array<Level>(out);
     const changed = this.cLevel;
     const lots = this.cLots;
     for (let o = 0; o < out; o++) {
       const f = from[o]!;
       levels[o] = f >= 0 ? oldL[f]! : text === undefined ? changed[~f]! : text.level(prices[o]!, lots[~f]!);
     }
+    if (capped) this.spareLevels = oldL;
     this.levels = levels;
     this.spare = oldP;
     this.prices = prices;
@@ -135,12 +149,15 @@ export class DepthView {
   /** Removal levels ([price, "0"]) of recent prices, a slot per price modulo the size: levels are immutable, so events share them. */
   private readonly removalTicks = new Float64Array(REMOVAL_SLOTS).fill(NaN);
   private readonly removals = new Array<Level>(REMOVAL_SLOTS);
-  private readonly bids = new ViewSide(-1);
-  private readonly asks = new ViewSide(1);
+  private readonly bids: ViewSide;
+  private readonly asks: ViewSide;
 
-  constructor(readonly symbol: string, tick: string, lot: string, private readonly snapshotEveryUpdate: boolean) {
+  /** `levels`: the most levels a side of a snapshot event shows (the venue's depth push limit), Infinity for the whole book. */
+  constructor(readonly symbol: string, tick: string, lot: string, private readonly snapshotEveryUpdate: boolean, levels = Infinity) {
     this.price = new StepFormatter(tick);
     this.qty = new StepFormatter(lot);
+    this.bids = new ViewSide(-1, levels);
+    this.asks = new ViewSide(1, levels);
   }
 
   /**
@@ -163,7 +180,7 @@ export class DepthView {
     const text = !ev.snapshot && updates ? undefined : this;
     this.bids.apply(ev.snapshot, text);
     this.asks.apply(ev.snapshot, text);
-    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.levels, asks: this.asks.levels, ts: ev.ts, recvTs: ev.recvTs }));
+    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.shown(), asks: this.asks.shown(), ts: ev.ts, recvTs: ev.recvTs }));
   }
 
   /** Returns the level of `p` ticks with `lots` (a new tuple: a kept list never holds a removal). */

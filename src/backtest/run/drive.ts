@@ -37,8 +37,13 @@ export interface DriveOptions {
   readonly markets: ReadonlyMap<string, DrivenMarket>;
   /** Called after each event reached the bus, with how many have. */
   readonly onEvent?: (events: number) => void;
-  /** Publish the whole book after every diff too (what a strategy asking for book snapshots gets live). */
+  /** Publish the book after every diff too (what a strategy asking for book snapshots gets live). */
   readonly snapshotEveryUpdate?: boolean;
+  /**
+   * The most levels a side of a symbol's book snapshot shows (default: all): live, a strategy asking for
+   * snapshots reads the venue's depth pushes, which carry at most the depth topic's limit.
+   */
+  readonly snapshotLevels?: (symbol: string) => number;
   /**
    * Whether anything reads a symbol's depthUpdate events now (the bus's subscribers; default: always). A
    * diff nobody reads is not made into one: it would reach no one. It still counts as an event reaching the bus.
@@ -107,7 +112,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   const views = new Map<string, DepthView>();
   const viewOf = (ev: DepthBatchEvent): DepthView => {
     let v = views.get(ev.symbol);
-    if (v === undefined) views.set(ev.symbol, (v = new DepthView(ev.symbol, ev.tick, ev.lot, o.snapshotEveryUpdate === true)));
+    if (v === undefined) views.set(ev.symbol, (v = new DepthView(ev.symbol, ev.tick, ev.lot, o.snapshotEveryUpdate === true, o.snapshotLevels?.(ev.symbol))));
     return v;
   };
   // Read from the replay, not yet applied (the first `inN`): events and their local and exchange times (ms).

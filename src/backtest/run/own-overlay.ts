@@ -8,14 +8,17 @@ import { decimalUnits } from '../../sim/engine/units.ts';
 import { BacktestExchange } from '../exchange/exchange.ts';
 import type { DrivenMarket } from './drive.ts';
 
-/** Returns `publish` with each traded symbol's book snapshots carrying the bot's resting orders at their levels. */
-export function withOwnOrders(publish: (ev: BusEvent) => void, markets: Iterable<DrivenMarket>): (ev: BusEvent) => void {
+/**
+ * Returns `publish` with each traded symbol's book snapshots carrying the bot's resting orders at their
+ * levels, at most `levels(symbol)` a side as the venue's depth pushes show them.
+ */
+export function withOwnOrders(publish: (ev: BusEvent) => void, markets: Iterable<DrivenMarket>, levels: (symbol: string) => number = () => Infinity): (ev: BusEvent) => void {
   // Only an exchange on the recorded book (L2) has a book to lay orders over; bar mode's has none.
   const bySymbol = new Map<string, L2Market>();
   for (const m of markets) if (m.exchange instanceof BacktestExchange) bySymbol.set(m.inst.symbol, { inst: m.inst, exchange: m.exchange });
   return (ev) => {
     const m = ev.kind === 'depthSnapshot' ? bySymbol.get(ev.symbol) : undefined;
-    publish(m === undefined || ev.kind !== 'depthSnapshot' ? ev : overlay(ev, m));
+    publish(m === undefined || ev.kind !== 'depthSnapshot' ? ev : overlay(ev, m, levels(ev.symbol)));
   };
 }
 
@@ -24,7 +27,7 @@ interface L2Market {
   readonly exchange: BacktestExchange;
 }
 
-function overlay(ev: DepthSnapshotEvent, m: L2Market): DepthSnapshotEvent {
+function overlay(ev: DepthSnapshotEvent, m: L2Market, cap: number): DepthSnapshotEvent {
   const own = [new Map<number, number>(), new Map<number, number>()] as const;
   for (const o of m.exchange.openOrders()) {
     // Only an order on its level is in the book (one still in flight or waiting for its trigger is not).
@@ -32,7 +35,7 @@ function overlay(ev: DepthSnapshotEvent, m: L2Market): DepthSnapshotEvent {
     own[o.side].set(o.limitTicks, (own[o.side].get(o.limitTicks) ?? 0) + o.leavesLots);
   }
   if (own[0].size === 0 && own[1].size === 0) return ev;
-  return { ...ev, bids: merge(m, ev.bids, own[0], true), asks: merge(m, ev.asks, own[1], false) };
+  return { ...ev, bids: merge(m, ev.bids, own[0], true).slice(0, cap), asks: merge(m, ev.asks, own[1], false).slice(0, cap) };
 }
 
 /** Returns `levels` (best first) with the own lots added at their prices, new levels inserted in order. */

@@ -80,7 +80,7 @@ async function drivenEvents(catalog: string, symbols: string[], snapshotEveryUpd
 
 /** Returns drivenEvents' events and the count of events that reached the bus it reported last. */
 async function drivenRun(
-  catalog: string, symbols: string[], snapshotEveryUpdate: boolean, from?: bigint, readsUpdates?: (symbol: string) => boolean,
+  catalog: string, symbols: string[], snapshotEveryUpdate: boolean, from?: bigint, readsUpdates?: (symbol: string) => boolean, snapshotLevels?: (symbol: string) => number,
 ): Promise<{ events: BusEvent[]; counted: number }> {
   const events: BusEvent[] = [];
   let counted = 0;
@@ -88,6 +88,7 @@ async function drivenRun(
     catalog, symbols, tables: ['book_deltas'], snapshotEveryUpdate, ...(from === undefined ? {} : { from }), to: toOf(catalog),
     clock: new VirtualClock(0), markets: new Map(), publish: (ev) => events.push(ev),
     ...(readsUpdates === undefined ? {} : { readsUpdates }),
+    ...(snapshotLevels === undefined ? {} : { snapshotLevels }),
     onEvent: (n) => {
       counted = n;
     },
@@ -127,6 +128,18 @@ describe('books read as batches', () => {
         expect(all.counted).toBe(all.events.length);
         expect(some.counted).toBe(all.counted);
       }
+    }
+  });
+
+  it('show at most the snapshot topic\'s levels a side when capped: the best of the whole book, the diffs as they were', async () => {
+    const cap = (symbol: string): number => (symbol === 'BTCUSDT' ? 100 : 40);
+    for (const every of [false, true]) {
+      const whole = (await drivenRun(SAMPLES, ['BTCUSDT', 'BTCUSD-PERP'], every)).events;
+      const capped = (await drivenRun(SAMPLES, ['BTCUSDT', 'BTCUSD-PERP'], every, undefined, undefined, cap)).events;
+      // The recorded books are deeper than the caps (else this would show nothing).
+      expect(whole.some((ev) => ev.kind === 'depthSnapshot' && ev.symbol === 'BTCUSDT' && ev.bids.length > 100 && ev.asks.length > 100)).toBe(true);
+      expect(whole.some((ev) => ev.kind === 'depthSnapshot' && ev.symbol === 'BTCUSD-PERP' && ev.bids.length > 40)).toBe(true);
+      expect(capped).toEqual(whole.map((ev) => (ev.kind === 'depthSnapshot' ? { ...ev, bids: ev.bids.slice(0, cap(ev.symbol)), asks: ev.asks.slice(0, cap(ev.symbol)) } : ev)));
     }
   });
 

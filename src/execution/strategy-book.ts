@@ -38,7 +38,11 @@ interface Held {
   readonly avg: string;
 }
 
-/** A symbol's book as of one fold, and its view at the last reference price read. */
+/**
+ * A symbol's book as of one fold, and its views at the last two reference prices read: the last trade's
+ * price mostly goes back and forth between the best bid and ask, so the view before is often the one
+ * wanted again (it is frozen, and its unrealized PnL is at its own price).
+ */
 interface HeldView {
   readonly version: number;
   readonly held: readonly Held[];
@@ -46,6 +50,8 @@ interface HeldView {
   readonly base: Omit<SymbolBook, 'unrealized'>;
   ref: string | undefined;
   view: SymbolBook | undefined;
+  prevRef: string | undefined;
+  prevView: SymbolBook | undefined;
 }
 
 const SPOT_PNL_DECIMALS = 8;
@@ -124,8 +130,11 @@ export class StrategyBooks {
     if (v === undefined || v.version !== version) views.set(symbol, (v = this.held(b, inst, version)));
     const ref = this.refPrice(inst);
     if (v.view === undefined || v.ref !== ref) {
+      const prev = v.prevView !== undefined && v.prevRef === ref ? v.prevView : viewAt(v, inst, ref);
+      v.prevRef = v.ref;
+      v.prevView = v.view;
       v.ref = ref;
-      v.view = viewAt(v, inst, ref);
+      v.view = prev;
     }
     return v.view;
   }
@@ -150,7 +159,7 @@ export class StrategyBooks {
     const fees = b?.fees.get(symbol) ?? SCALED_ZERO;
     const realized = scaled(s.realized[symbol] ?? '0', 'realized');
     return {
-      version, held: acc.held, dp, ref: undefined, view: undefined,
+      version, held: acc.held, dp, ref: undefined, view: undefined, prevRef: undefined, prevView: undefined,
       base: {
         symbol, net: scaledText(acc.net), sides: Object.freeze(acc.sides), asset: pnlAsset(inst), realizedGross: divideRounded(roundToDecimal(addScaled(realized, fees)), ONE, dp),
         fees: divideRounded(fees, ONE, dp), funding: '0', realized: divideRounded(realized, ONE, dp),

@@ -221,10 +221,29 @@ export function pctTicks(ticks: number, pct: string): number {
 
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
+/** A plain decimal as units ÷ den (den a power of ten). */
+interface Fraction {
+  readonly units: bigint;
+  readonly den: bigint;
+}
+
+/** The texts fraction() read last and what it made of them (null: not a plain decimal): the fee, the params and the held position come back on every refresh. */
+const FRACTIONS = new Map<string, Fraction | null>();
+const FRACTIONS_KEPT = 64;
+
 /** Returns a plain decimal text as units ÷ den (den a power of ten), or undefined for any other writing (left to decimal.js). */
-function fraction(text: string): { units: bigint; den: bigint } | undefined {
+function fraction(text: string): Fraction | undefined {
+  let f = FRACTIONS.get(text);
+  if (f === undefined) {
+    if (FRACTIONS.size >= FRACTIONS_KEPT) FRACTIONS.clear();
+    FRACTIONS.set(text, (f = parseFraction(text)));
+  }
+  return f ?? undefined;
+}
+
+function parseFraction(text: string): Fraction | null {
   const m = PLAIN_DECIMAL.exec(text);
-  if (m === null) return undefined;
+  if (m === null) return null;
   const frac = m[3] ?? '';
   const units = BigInt(m[2]! + frac);
   return { units: m[1] === '-' ? -units : units, den: 10n ** BigInt(frac.length) };

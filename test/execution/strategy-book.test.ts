@@ -38,6 +38,29 @@ describe('strategy book views', () => {
     expect(b.pnl('mm', ['BTCUSDT'])).toMatchObject({ realized: '39', unrealized: '30', net: '69' });
   });
 
+  it('gives back the view of the price before when the price returns to it, at that price', () => {
+    prices.set('BTCUSDT', { last: '10000' });
+    const b = books();
+    b.apply(fill('BUY', '10000', '0.5'));
+    const at10000 = b.symbol('mm', 'BTCUSDT');
+    prices.set('BTCUSDT', { last: '10001' });
+    const at10001 = b.symbol('mm', 'BTCUSDT');
+    prices.set('BTCUSDT', { last: '10000' });
+    expect(b.symbol('mm', 'BTCUSDT')).toBe(at10000);
+    prices.set('BTCUSDT', { last: '10001' });
+    expect(b.symbol('mm', 'BTCUSDT')).toBe(at10001);
+    // 0.5 × 1 = 0.5; a third price is a view of its own, and a fill makes both views before it stale.
+    expect(at10001.unrealized).toBe('0.5');
+    expect(at10000.unrealized).toBe('0');
+    prices.set('BTCUSDT', { last: '10002' });
+    expect(b.symbol('mm', 'BTCUSDT').unrealized).toBe('1');
+    b.apply(fill('BUY', '10000', '0.5'));
+    prices.set('BTCUSDT', { last: '10001' });
+    const after = b.symbol('mm', 'BTCUSDT');
+    expect(after).not.toBe(at10001);
+    expect(after).toMatchObject({ net: '1', unrealized: '1' });
+  });
+
   it('has no unrealized PnL without a price while it holds something', () => {
     prices.delete('BTCUSDT');
     const b = books();

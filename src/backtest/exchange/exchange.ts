@@ -78,9 +78,6 @@ const ALREADY_FILLED = -1139;
 const ALREADY_CANCELED = -1142;
 const DUPLICATE_ID = -1141;
 
-/** What a side without resting orders walks (no iterator made per recorded trade). */
-const NO_PRICES: readonly number[] = [];
-
 /** The exchange of one instrument in a backtest. */
 export class BacktestExchange {
   readonly book = new RecordedBook();
@@ -241,14 +238,25 @@ export class BacktestExchange {
     this.last = price;
     // The aggressor's opposite side is the one that traded: a sell hits bids, a buy lifts asks.
     const hitSide: BookSide = takerSide === 0 ? 1 : 0;
-    const levels = this.resting[hitSide];
-    // What own orders at the trade's price got of it: the rest came out of the recorded level.
-    let ownAtPrice = 0;
-    // Levels may empty and leave the map as orders fill; a Map's iteration allows that. Most trades reach no
-    // resting order (the best resting price tells): then no iterator is made.
+    // Most trades reach no resting order (the best resting price tells): then no iterator is made.
     const top = this.restingTop(hitSide);
     const reaches = top === top && (hitSide === 0 ? top >= price : top <= price);
-    for (const p of reaches ? levels.keys() : NO_PRICES) {
+    // What own orders at the trade's price got of it: the rest came out of the recorded level.
+    const ownAtPrice = reaches ? this.tradeResting(hitSide, price, lots) : 0;
+    // Recorded levels better than the trade's price were traded through whole; at its price, what own orders did not get.
+    this.book.takeThrough(hitSide, price, lots - ownAtPrice);
+    this.triggerStops(price);
+  }
+
+  /**
+   * recordTrade's walk of the resting orders it reaches, apart: a loop over either the levels or nothing
+   * would make an iterator and its results for every recorded trade. Returns the lots own orders got at `price`.
+   */
+  private tradeResting(hitSide: BookSide, price: number, lots: number): number {
+    const levels = this.resting[hitSide];
+    let ownAtPrice = 0;
+    // Levels may empty and leave the map as orders fill; a Map's iteration allows that.
+    for (const p of levels.keys()) {
       if (hitSide === 0 ? p < price : p > price) continue;
       for (const x of levels.get(p)!.slice()) {
         if (p !== price) {
@@ -266,9 +274,7 @@ export class BacktestExchange {
         }
       }
     }
-    // Recorded levels better than the trade's price were traded through whole; at its price, what own orders did not get.
-    this.book.takeThrough(hitSide, price, lots - ownAtPrice);
-    this.triggerStops(price);
+    return ownAtPrice;
   }
 
   private triggerStops(price: number): void {

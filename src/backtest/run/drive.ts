@@ -117,14 +117,18 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
   };
   // Read from the replay, not yet applied (the first `inN`): events and their local and exchange times (ms).
   // The lists are kept and overwritten, not made anew each window; the replay waits while they are worked through.
-  const inEv: BusEvent[] = [];
+  // An event's slot is emptied as it moves on, so that the list does not keep it alive through a collection.
+  const inEv: (BusEvent | undefined)[] = [];
   const inLocal: number[] = [];
   const inExch: number[] = [];
   let inN = 0;
   // Applied to the exchange, waiting for their local time to reach the bus (in local-time order).
-  const outEv: BusEvent[] = [];
+  // The first `outN` slots are in use and never shrink (a shorter array would be grown again: a new backing store each
+  // window); a slot is emptied once its event reached the bus, so that a collection does not keep what nothing reads.
+  const outEv: (BusEvent | undefined)[] = [];
   const outLocal: number[] = [];
   let outHead = 0;
+  let outN = 0;
   let delivered = 0;
 
   const count = (): void => {
@@ -141,13 +145,14 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
    * and fires what is due then; returns false, the clock unmoved, when nothing falls due up to `t`.
    */
   const instant = (t: number): boolean => {
-    const bus = outHead < outEv.length ? outLocal[outHead]! : Infinity;
+    const bus = outHead < outN ? outLocal[outHead]! : Infinity;
     const timer = clock.nextAt() ?? Infinity;
     const next = Math.min(bus, timer);
     if (next > t) return false;
     clock.advanceToSync(next);
-    while (outHead < outEv.length && outLocal[outHead]! <= next) {
+    while (outHead < outN && outLocal[outHead]! <= next) {
       const ev = outEv[outHead]!;
+      outEv[outHead] = undefined;
       outHead++;
       // A book message's text is made as it reaches the bus: what waits in the window stays small.
       if (ev.kind === 'depthBatch') {
@@ -164,10 +169,10 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     clock.advanceToSync(t);
     if (outHead > 512) {
       // Moved down in place: splice would return the dropped events as a new array.
-      outEv.copyWithin(0, outHead);
-      outEv.length -= outHead;
-      outLocal.copyWithin(0, outHead);
-      outLocal.length -= outHead;
+      outEv.copyWithin(0, outHead, outN);
+      outLocal.copyWithin(0, outHead, outN);
+      outN -= outHead;
+      outEv.fill(undefined, outN, outN + outHead);
       outHead = 0;
     }
   };
@@ -209,9 +214,11 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
           return;
         }
         const e = inEv[i]!;
+        inEv[i] = undefined;
         applyToExchange(o.markets, e, clock.now());
-        outEv.push(e);
-        outLocal.push(inLocal[i]!);
+        outEv[outN] = e;
+        outLocal[outN] = inLocal[i]!;
+        outN++;
         i++;
       }
     } catch (e) {
@@ -260,7 +267,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     pace: () => (inN >= window ? work() : undefined),
   });
   await work();
-  const end = outEv.length > outHead ? outLocal[outEv.length - 1]! : clock.now();
+  const end = outN > outHead ? outLocal[outN - 1]! : clock.now();
   while (instant(end)) await settle(o.busy);
   reach(end);
   return stats;

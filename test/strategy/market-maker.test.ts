@@ -127,8 +127,11 @@ describe('market maker on the simulated venue', () => {
       for (let i = 0; i < 10; i++) await move();
       offSeen();
       fills.off();
+      // Within its minute budget however slow the machine: no minute holds more orders than it (less a second for when an order was seen).
       const times = [...firstSeen.values()].sort((a, b) => a - b);
-      expect(times.filter((t) => t < times[0]! + 60_000)).toHaveLength(rate.perMinute);
+      expect(times.length).toBeGreaterThanOrEqual(rate.perMinute);
+      const inMinute = times.map((t) => times.filter((u) => u >= t && u < t + 59_000).length);
+      expect(Math.max(...inMinute)).toBeLessThanOrEqual(rate.perMinute);
       expect(lines.filter((l) => String(l['msg']).startsWith('denied'))).toEqual([]);
       expect(app.status()).toMatch(/^status mm\[running\] orders=[0-2] pos=[+-]?[\d.]+ BTC gross=[+-]?[\d.]+ fees=[\d.]+ net=[+-]?[\d.]+ USDT$/);
     } finally {

@@ -15,19 +15,21 @@ import type { DrivenMarket } from './drive.ts';
 export function withOwnOrders(publish: (ev: BusEvent) => void, markets: Iterable<DrivenMarket>, levels: (symbol: string) => number = () => Infinity): (ev: BusEvent) => void {
   // Only an exchange on the recorded book (L2) has a book to lay orders over; bar mode's has none.
   const bySymbol = new Map<string, L2Market>();
-  for (const m of markets) if (m.exchange instanceof BacktestExchange) bySymbol.set(m.inst.symbol, { inst: m.inst, exchange: m.exchange });
+  for (const m of markets) if (m.exchange instanceof BacktestExchange) bySymbol.set(m.inst.symbol, { inst: m.inst, exchange: m.exchange, cap: levels(m.inst.symbol) });
   return (ev) => {
     const m = ev.kind === 'depthSnapshot' ? bySymbol.get(ev.symbol) : undefined;
-    publish(m === undefined || ev.kind !== 'depthSnapshot' ? ev : overlay(ev, m, levels(ev.symbol)));
+    publish(m === undefined || ev.kind !== 'depthSnapshot' ? ev : overlay(ev, m));
   };
 }
 
 interface L2Market {
   readonly inst: DrivenMarket['inst'];
   readonly exchange: BacktestExchange;
+  /** The most levels a side shows. */
+  readonly cap: number;
 }
 
-function overlay(ev: DepthSnapshotEvent, m: L2Market, cap: number): DepthSnapshotEvent {
+function overlay(ev: DepthSnapshotEvent, m: L2Market): DepthSnapshotEvent {
   const own = [new Map<number, number>(), new Map<number, number>()] as const;
   for (const o of m.exchange.openOrders()) {
     // Only an order on its level is in the book (one still in flight or waiting for its trigger is not).
@@ -35,7 +37,7 @@ function overlay(ev: DepthSnapshotEvent, m: L2Market, cap: number): DepthSnapsho
     own[o.side].set(o.limitTicks, (own[o.side].get(o.limitTicks) ?? 0) + o.leavesLots);
   }
   if (own[0].size === 0 && own[1].size === 0) return ev;
-  return { ...ev, bids: merge(m, ev.bids, own[0], true).slice(0, cap), asks: merge(m, ev.asks, own[1], false).slice(0, cap) };
+  return { ...ev, bids: merge(m, ev.bids, own[0], true).slice(0, m.cap), asks: merge(m, ev.asks, own[1], false).slice(0, m.cap) };
 }
 
 /** Returns `levels` (best first) with the own lots added at their prices, new levels inserted in order. */

@@ -130,11 +130,11 @@ export class StrategyBooks {
     if (v === undefined || v.version !== version) views.set(symbol, (v = this.held(b, inst, version)));
     const ref = this.refPrice(inst);
     if (v.view === undefined || v.ref !== ref) {
-      const prev = v.prevView !== undefined && v.prevRef === ref ? v.prevView : viewAt(v, inst, ref);
+      const next = v.prevView !== undefined && v.prevRef === ref ? v.prevView : viewAt(v, inst, ref);
       v.prevRef = v.ref;
       v.prevView = v.view;
       v.ref = ref;
-      v.view = prev;
+      v.view = next;
     }
     return v.view;
   }

@@ -107,9 +107,25 @@ export class TickSide {
 
   /** Returns the prices of the levels, in no order. */
   prices(): number[] {
-    const out: number[] = [];
-    for (const k of this.keys) if (k === k && k !== GONE) out.push(k);
+    const out = new Array<number>(this.size);
+    const keys = this.keys;
+    let n = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k === k && k !== GONE) out[n++] = k;
+    }
+    out.length = n;
     return out;
+  }
+
+  /** Calls `fn` with the price of each level in [lo, hi], in no order. */
+  each(lo: number, hi: number, fn: (price: number) => void): void {
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      // EMPTY (NaN) and GONE (-Infinity) fail the range test.
+      if (k >= lo && k <= hi) fn(k);
+    }
   }
 
   /** Returns the best price, NaN when the side is empty (after the best went: the next tick behind it that holds a level, or a scan). */
@@ -124,7 +140,11 @@ export class TickSide {
         }
       }
       let top = NaN;
-      for (const k of this.keys) if (k === k && k !== GONE && (top !== top || (this.dir > 0 ? k < top : k > top))) top = k;
+      const keys = this.keys;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        if (k === k && k !== GONE && (top !== top || (this.dir > 0 ? k < top : k > top))) top = k;
+      }
       this.top = top;
     }
     return this.top;

@@ -77,16 +77,17 @@ export class RecordedBook {
    */
   takeThrough(side: BookSide, price: number, lots: number): void {
     const best = this.best(side);
-    if (best === undefined) return;
+    // A trade that does not reach the best (the recording's book lags its trades) takes nothing: no walk.
+    if (best === undefined || (side === 0 ? price > best : price < best)) return;
     const dir = side === 0 ? -1 : 1;
     if (Math.abs(price - best) <= NEAR_TICKS) {
       for (let p = best; side === 0 ? p >= price : p <= price; p += dir) this.takeAt(side, p, price, lots);
       return;
     }
-    for (const p of this.levels(side)) {
-      if (side === 0 ? p < price : p > price) break;
-      this.takeAt(side, p, price, lots);
-    }
+    // Each level is taken on its own, so the levels between the best and the price are visited in table order (no sort).
+    const lo = side === 0 ? price : best;
+    const hi = side === 0 ? best : price;
+    this.sides[side].size.each(lo, hi, (p) => this.takeAt(side, p, price, lots));
   }
 
   /** Marks a level a recorded trade at `price` reached as taken: whole when better than the price, up to `lots` at it. */

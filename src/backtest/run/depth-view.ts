@@ -7,15 +7,23 @@ import { depthSnapshotEvent, depthUpdateEvent, type BusEvent, type DepthBatchEve
  * One side of the view: levels best first, and their prices in ticks. A message's changes are merged
  * into a new list in one pass (no insertion per level). Uncapped, the list a snapshot event was given is
  * never written again, so events share it instead of copying it; capped, the whole side is merged into
- * one of two lists kept for it and an event gets a copy of the first `cap` levels only.
+ * one of two lists kept for it and an event gets a copy of the first `cap` levels only, or the previous
+ * event's copy again when none of those levels changed. Below the cap a level gets its text only once
+ * it rises into the shown part: most of a deep book's changes are never shown.
  */
 class ViewSide {
-  levels: Level[] = [];
+  /** Capped, a slot at or past the cap may hold no text yet (undefined): shown() makes it when it rises into view. */
+  private levels: (Level | undefined)[] = [];
   /** Capped: the list the next merge is written into (the one before the current). */
-  private spareLevels: Level[] = [];
-  /** The prices of `levels` in ticks, index for index (the first `levels.length`); `spare` is the buffer the next list is made in. */
+  private spareLevels: (Level | undefined)[] = [];
+  /** The prices of `levels` in ticks and their lots, index for index (the first `levels.length`); the spares are the buffers the next list is made in. */
   private prices = new Float64Array(1024);
   private spare = new Float64Array(1024);
+  private lots = new Float64Array(1024);
+  private spareLots = new Float64Array(1024);
+  /** Capped: what the last snapshot event showed, and the first slot the last apply changed (no change above it: that list is shown again). */
+  private lastShown: Level[] | undefined;
+  private firstChange = 0;
   /** The current message's changes to this side (the first `n`): price in ticks, lots (0 removes) and level, in message order. */
   private n = 0;
   private cPrice = new Float64Array(64);
@@ -31,9 +39,18 @@ class ViewSide {
   /** dir 1: asks (lowest best); -1: bids (highest best). `cap`: the most levels an event shows (Infinity: all). */
   constructor(private readonly dir: 1 | -1, private readonly cap: number) {}
 
-  /** The levels a snapshot event shows now: the side's list itself (uncapped), or a copy of its first `cap`. */
-  shown(): Level[] {
-    return this.cap === Infinity ? this.levels : this.levels.slice(0, this.cap);
+  /** The levels a snapshot event shows now: the side's list itself (uncapped), or its first `cap` (the last event's list when they did not change). */
+  shown(text: LevelText): Level[] {
+    if (this.cap === Infinity) return this.levels as Level[];
+    const n = Math.min(this.cap, this.levels.length);
+    const last = this.lastShown;
+    if (last !== undefined && last.length === n && this.firstChange >= n) return last;
+    const out = new Array<Level>(n);
+    const levels = this.levels;
+    for (let o = 0; o < n; o++) out[o] = levels[o] ?? (levels[o] = text.level(this.prices[o]!, this.lots[o]!));
+    this.lastShown = out;
+    this.firstChange = n;
+    return out;
   }
 
   /** Adds a change; `level` is its text when the message's update was made (shared with it), else apply makes it. */
@@ -82,9 +99,11 @@ class ViewSide {
     }
     const oldL = this.levels;
     const oldP = this.prices;
+    const oldLots = this.lots;
     const m = replace ? 0 : oldL.length;
     if (this.spare.length < m + n) {
       this.spare = new Float64Array(2 * (m + n));
+      this.spareLots = new Float64Array(2 * (m + n));
       this.from = new Int32Array(2 * (m + n));
     }
     // The merge runs on prices; each new slot notes where its level comes from (an old slot, or change j as ~j),
@@ -111,22 +130,37 @@ class ViewSide {
       from[out] = i;
       prices[out++] = oldP[i]!;
     }
-    const capped = this.cap !== Infinity;
-    let levels: Level[];
+    const cap = this.cap;
+    const capped = cap !== Infinity;
+    let levels: (Level | undefined)[];
     if (capped) {
       levels = this.spareLevels;
       levels.length = out;
     } else levels = new Array<Level>(out);
     const changed = this.cLevel;
-    const lots = this.cLots;
+    const cLots = this.cLots;
+    const lots = this.spareLots;
+    let first = out === m ? out : Math.min(out, m);
     for (let o = 0; o < out; o++) {
       const f = from[o]!;
-      levels[o] = f >= 0 ? oldL[f]! : text === undefined ? changed[~f]! : text.level(prices[o]!, lots[~f]!);
+      if (f >= 0) {
+        levels[o] = oldL[f];
+        lots[o] = oldLots[f]!;
+        if (f !== o && o < first) first = o;
+      } else {
+        const q = cLots[~f]!;
+        levels[o] = text === undefined ? changed[~f]! : o < cap ? text.level(prices[o]!, q) : undefined;
+        lots[o] = q;
+        if (o < first) first = o;
+      }
     }
     if (capped) this.spareLevels = oldL;
+    if (first < this.firstChange) this.firstChange = first;
     this.levels = levels;
     this.spare = oldP;
     this.prices = prices;
+    this.spareLots = oldLots;
+    this.lots = lots;
   }
 }
 
@@ -180,7 +214,7 @@ export class DepthView {
     const text = !ev.snapshot && updates ? undefined : this;
     this.bids.apply(ev.snapshot, text);
     this.asks.apply(ev.snapshot, text);
-    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.shown(), asks: this.asks.shown(), ts: ev.ts, recvTs: ev.recvTs }));
+    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.shown(this), asks: this.asks.shown(this), ts: ev.ts, recvTs: ev.recvTs }));
   }
 
   /** Returns the level of `p` ticks with `lots` (a new tuple: a kept list never holds a removal). */

@@ -143,6 +143,19 @@ describe('books read as batches', () => {
     }
   });
 
+  it('show, capped at one level, a level that rises into view when the best goes, and the same best while only deeper levels change', async () => {
+    const catalog = edgeCatalog();
+    for (const every of [false, true]) {
+      const whole = (await drivenRun(catalog, ['BTCUSDT'], every)).events;
+      const capped = (await drivenRun(catalog, ['BTCUSDT'], every, undefined, undefined, () => 1)).events;
+      expect(capped).toEqual(whole.map((ev) => (ev.kind === 'depthSnapshot' ? { ...ev, bids: ev.bids.slice(0, 1), asks: ev.asks.slice(0, 1) } : ev)));
+      if (!every) continue;
+      const bestBids = capped.flatMap((ev) => (ev.kind === 'depthSnapshot' ? [ev.bids.map(([p]) => p).join(',')] : []));
+      // 100 through the diff at 100 ms, which set 99.99 below the cap; the diff at 200 ms removes 100 and 99.99 shows.
+      expect(bestBids.slice(0, 3)).toEqual(['100', '100', '99.99']);
+    }
+  });
+
   it('show a run that starts mid-book the warmed-up book first, as a levels replay does', async () => {
     const dir = edgeCatalog();
     const from = T0 + 150n * MS;

@@ -118,6 +118,11 @@ export class TickSide {
     return out;
   }
 
+  /** Returns the slots of the table (a walk over them visits this many). */
+  get capacity(): number {
+    return this.keys.length;
+  }
+
   /** Calls `fn` with the price of each level in [lo, hi], in no order. */
   each(lo: number, hi: number, fn: (price: number) => void): void {
     const keys = this.keys;

@@ -2,7 +2,7 @@
 import { TickSide } from '../../data/tick-book.ts';
 import type { BookSide } from './types.ts';
 
-/** Ticks between the best and a trade's price walked level by level before the walk sorts the side instead. */
+/** Ticks between the best and a trade's price always walked tick by tick (a small side's table is visited whole beyond them). */
 const NEAR_TICKS = 64;
 
 /** One side: level sizes by price (an open-addressing table that keeps its best), and the prices sorted best first when something walks them. */
@@ -72,15 +72,16 @@ export class RecordedBook {
 
   /**
    * Marks what a recorded trade at `price` took: every level better than it whole, and up to `lots`
-   * at it. Trades happen at or near the best, so the walk goes tick by tick from the best when the
-   * trade is within NEAR_TICKS of it (no sort per trade), else over the sorted prices.
+   * at it. Trades happen at or near the best, so the walk goes tick by tick from the best while the
+   * trade is near it, else over the side's table; neither sorts.
    */
   takeThrough(side: BookSide, price: number, lots: number): void {
     const best = this.best(side);
     // A trade that does not reach the best (the recording's book lags its trades) takes nothing: no walk.
     if (best === undefined || (side === 0 ? price > best : price < best)) return;
     const dir = side === 0 ? -1 : 1;
-    if (Math.abs(price - best) <= NEAR_TICKS) {
+    // Tick by tick while that is cheaper than visiting the side's whole table (a lookup costs a few slots' visits).
+    if (Math.abs(price - best) <= Math.max(NEAR_TICKS, this.sides[side].size.capacity >> 2)) {
       for (let p = best; side === 0 ? p >= price : p <= price; p += dir) this.takeAt(side, p, price, lots);
       return;
     }

@@ -364,6 +364,26 @@ export function scaledText(a: Scaled): string {
   return formatScaled(a.units, a.scale);
 }
 
+const SAFE_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Returns the decimal string of `text + delta` without trailing zeros, as scaledText(addScaled(scaled(text), delta))
+ * gives it: in safe integers when both fit (a balance moved by a fill, on every fill), else in bigints; throws
+ * ParseError naming `field` when `text` is not a decimal.
+ */
+export function addToText(text: string, delta: Scaled, field = 'value'): string {
+  if (delta.units <= SAFE_UNITS && delta.units >= -SAFE_UNITS && readSmall(text)) {
+    const scale = small.frac > delta.scale ? small.frac : delta.scale;
+    if (scale <= 15) {
+      const a = small.mant * POW10_NUM[scale - small.frac]!;
+      const b = Number(delta.units) * POW10_NUM[scale - delta.scale]!;
+      const sum = a + b;
+      if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(sum)) return safeText(sum, scale);
+    }
+  }
+  return scaledText(addScaled(scaled(text, field), delta));
+}
+
 /** Returns `a` as a decimal.js value, for the divisions hot paths leave to the edges. */
 export function scaledDecimal(a: Scaled): Decimal {
   return new Decimal(scaledText(a));

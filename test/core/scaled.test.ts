@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/core/errors.ts';
 import {
-  addScaled, compareDecimal, compareScaled, Decimal, divideDecimal, divideRounded, formatScaled, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
+  addScaled, addToText, compareDecimal, compareScaled, Decimal, divideDecimal, divideRounded, formatScaled, isDecimalString, mulScaled, negScaled, scaled, scaledText, subScaled,
 } from '../../src/core/fixed.ts';
 
 const VALUES = [
@@ -27,6 +27,23 @@ describe('scaled decimals', () => {
       }
       expect(scaledText(negScaled(scaled(a)))).toBe(new Decimal(a).neg().toFixed());
     }
+  });
+
+  it('add a scaled amount to a decimal text as the bigint path and decimal.js do, in safe integers or beyond them', () => {
+    for (const a of VALUES) {
+      for (const b of [...VALUES, '9007199254740993', '-0.0000000000000001', '4503599627370495.5']) {
+        const want = new Decimal(a).plus(b).toFixed();
+        expect(addToText(a, scaled(b)), `${a} + ${b}`).toBe(want);
+        expect(addToText(a, scaled(b))).toBe(scaledText(addScaled(scaled(a), scaled(b))));
+      }
+    }
+    fc.assert(fc.property(fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), fc.nat(12), fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), fc.nat(12), (m, e, n, f) => {
+      const a = new Decimal(m).div(new Decimal(10).pow(e)).toFixed();
+      const b = new Decimal(n).div(new Decimal(10).pow(f)).toFixed();
+      expect(addToText(a, scaled(b))).toBe(new Decimal(a).plus(b).toFixed());
+    }));
+    expect(() => addToText('1e3', scaled('1'), 'free')).toThrow(ParseError);
+    expect(() => addToText('', scaled('1'), 'free')).toThrow(/free/);
   });
 
   it('divides as decimal.js at 60 digits does, ending quotients and repeating ones alike', () => {

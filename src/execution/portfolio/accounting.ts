@@ -16,7 +16,7 @@
  *    never the PnL already realized by counted fills.
  */
 import {
-  addScaled, Decimal, divideDecimal, minScaled, mulScaled, negScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled,
+  addScaled, addToText, Decimal, divideDecimal, minScaled, mulScaled, negScaled, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled,
 } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, FillReport, Instrument, PositionSide } from '../../model/index.ts';
 import { compareIds } from '../reconcile/fills.ts';
@@ -108,7 +108,7 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
     realized ??= { ...state.realized };
     const gained = scaledText(r.realized);
     const before = realized[f.symbol];
-    realized[f.symbol] = before === undefined ? gained : scaledText(addScaled(scaled(before, 'realized'), r.realized));
+    realized[f.symbol] = before === undefined ? gained : addToText(before, r.realized, 'realized');
     effects.push({ fill: f, realized: gained, asset: r.asset });
   }
   const next: AccountState = {
@@ -120,7 +120,7 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
 
 function addFree(spot: Record<string, Holding>, asset: string, delta: Scaled): void {
   const h = spot[asset] ?? { free: '0', locked: '0' };
-  spot[asset] = { free: scaledText(addScaled(scaled(h.free, 'free'), delta)), locked: h.locked };
+  spot[asset] = { free: addToText(h.free, delta, 'free'), locked: h.locked };
 }
 
 function isBuy(f: FillReport): boolean {

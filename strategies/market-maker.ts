@@ -91,10 +91,11 @@ export default defineStrategy({
         const req = p.postOnly
           ? { symbol, side, type: 'LIMIT_MAKER' as const, price: fromTicks(inst, want[side]), quantity: p.quantity }
           : { symbol, side, type: 'LIMIT' as const, timeInForce: 'GTC' as const, price: fromTicks(inst, want[side]), quantity: p.quantity };
-        budget.take(ctx.clock.now());
         room -= 1;
         if (q !== undefined) ghosts.push({ ticks: q.ticks, until: ctx.clock.now() + p.bookLagMs });
         const id = q === undefined ? ctx.orders.place(req) : ctx.orders.replace(q.id, req);
+        // Charged after the send, at a time read after the gate's: our window then never frees a slot before the gate's does.
+        budget.take(ctx.clock.now());
         quotes[side] = { id, ticks: want[side], skew };
       }
     };

@@ -17,6 +17,25 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/** A clock with a reading of its own that keeps another clock's timers (a clock that holds or moves the other's reading). */
+export abstract class ReadingClock implements Clock {
+  constructor(protected readonly inner: Clock) {}
+
+  abstract now(): number;
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    return this.inner.setTimeout(fn, ms);
+  }
+
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.inner.setInterval(fn, ms);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.inner.sleep(ms);
+  }
+}
+
 /** The wall clock, backed by Node's timers. Timers are unref'd so they never keep a process alive on their own. */
 export class LiveClock implements Clock {
   now(): number {

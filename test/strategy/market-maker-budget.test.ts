@@ -1,6 +1,6 @@
 // The market maker's own order budget never lets it send an order the risk gate's equal order rate refuses, even when the gate reads the clock a millisecond later than the strategy did.
 import { describe, expect, it } from 'vitest';
-import { VirtualClock, type Clock, type TimerHandle } from '../../src/core/clock.ts';
+import { ReadingClock, VirtualClock } from '../../src/core/clock.ts';
 import { SlidingWindow } from '../../src/core/sliding-window.ts';
 import { EventBus } from '../../src/bus/index.ts';
 import { StrategyHost, type StrategyIntent, type SubmitResult } from '../../src/strategy/index.ts';
@@ -9,11 +9,9 @@ import { capturedLogger, sampleBook } from '../bus/samples.ts';
 import { EMPTY_PORTFOLIO, instruments, PushedOrders } from './helpers.ts';
 
 /** A virtual clock on which the work of one instant can take time: spend() moves the reading on until the next timer's instant (timers keep their times, as a wall clock's do). */
-class WorkClock implements Clock {
+class WorkClock extends ReadingClock {
   private at = Number.NaN;
   private spent = 0;
-
-  constructor(private readonly inner: VirtualClock) {}
 
   now(): number {
     const t = this.inner.now();
@@ -28,18 +26,6 @@ class WorkClock implements Clock {
   spend(ms: number): void {
     this.now();
     this.spent += ms;
-  }
-
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    return this.inner.setTimeout(fn, ms);
-  }
-
-  setInterval(fn: () => void, ms: number): TimerHandle {
-    return this.inner.setInterval(fn, ms);
-  }
-
-  sleep(ms: number): Promise<void> {
-    return this.inner.sleep(ms);
   }
 }
 

@@ -1,7 +1,7 @@
 /** The venue's journal: every engine call that may change state is appended before it runs, and replayed over the last snapshot after a crash. */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { VirtualClock, type Clock, type TimerHandle } from '../../core/clock.ts';
+import { ReadingClock, VirtualClock, type Clock } from '../../core/clock.ts';
 import type { SimVenueConfig } from '../engine/config.ts';
 import { SimVenue } from '../engine/venue.ts';
 
@@ -43,26 +43,12 @@ function decode(_k: string, v: unknown): unknown {
  * the entry records, so a replay at that time does exactly what the call did (writing and syncing the
  * entry may take a few ms of a live clock).
  */
-export class HeldClock implements Clock {
+export class HeldClock extends ReadingClock {
   private held: number | undefined;
   private depth = 0;
 
-  constructor(private readonly inner: Clock) {}
-
   now(): number {
     return this.held ?? this.inner.now();
-  }
-
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    return this.inner.setTimeout(fn, ms);
-  }
-
-  setInterval(fn: () => void, ms: number): TimerHandle {
-    return this.inner.setInterval(fn, ms);
-  }
-
-  sleep(ms: number): Promise<void> {
-    return this.inner.sleep(ms);
   }
 
   /** Runs `fn` with the time held at its start (nested calls keep the outer time); returns its result. */

@@ -140,7 +140,8 @@ class ViewSide {
     const changed = this.cLevel;
     const cLots = this.cLots;
     const lots = this.spareLots;
-    let first = out === m ? out : Math.min(out, m);
+    // The first slot whose level is not the old one at the same slot (a list that only lost its tail changed none it kept).
+    let first = out;
     for (let o = 0; o < out; o++) {
       const f = from[o]!;
       if (f >= 0) {

@@ -339,8 +339,7 @@ function view(
   // The filter's tick and step are what orders are checked against; the precision fields are the fallback.
   const tickSize = price?.tickSize ?? priceStep;
   const stepSize = lot?.stepSize ?? qtyStep;
-  return {
-    ...base,
+  return Object.assign({}, base, {
     tickSize,
     stepSize,
     minPrice: price?.minPrice,
@@ -350,7 +349,7 @@ function view(
     minNotional: notional?.minNotional,
     pricePrecision: scaleOf(tickSize, `${base.symbol}.tickSize`),
     qtyPrecision: scaleOf(stepSize, `${base.symbol}.stepSize`),
-  };
+  });
 }
 
 /** Returns the Instrument view of a spot symbol. */
@@ -365,17 +364,16 @@ export function instrumentFromSpot(s: SpotSymbol): Instrument {
 
 /** Returns the Instrument view of a contract (inverse or linear by its `inverse` flag). */
 export function instrumentFromContract(c: Contract): Instrument {
-  return {
-    ...view(
-      { symbol: c.symbol, kind: c.inverse ? 'inverse' : 'linear', status: c.status, baseAsset: c.baseAsset, quoteAsset: c.quoteAsset, multiplier: c.contractMultiplier, riskLimits: c.riskLimits },
-      c.filters,
-      c.quoteAssetPrecision,
-      c.baseAssetPrecision,
-    ),
+  return Object.assign(view(
+    { symbol: c.symbol, kind: c.inverse ? 'inverse' : 'linear', status: c.status, baseAsset: c.baseAsset, quoteAsset: c.quoteAsset, multiplier: c.contractMultiplier, riskLimits: c.riskLimits },
+    c.filters,
+    c.quoteAssetPrecision,
+    c.baseAssetPrecision,
+  ), {
     marginToken: c.marginToken,
     marginPrecision: scaleOf(c.marginPrecision, `${c.symbol}.marginPrecision`),
     index: c.index,
-  };
+  });
 }
 
 /** Returns every spot symbol and contract of brokerInfo as Instruments keyed by symbol. */

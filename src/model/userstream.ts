@@ -217,12 +217,11 @@ const REPORT_SIDES = [...SPOT_SIDES, ...CONTRACT_SIDES] as const;
 /** Returns a contractExecutionReport (contract order update). */
 export function parseContractExecutionReport(raw: unknown, path = 'event'): ContractExecutionReport {
   const o = asObject(raw, path);
-  return {
-    ...reportFields(o, path, 'contractExecution', reqEnum(o, 'S', path, REPORT_SIDES)),
+  return Object.assign(reportFields(o, path, 'contractExecution', reqEnum(o, 'S', path, REPORT_SIDES)), {
     isClose: optBool(o, 'C', path),
     // A close order may carry no leverage: the simulated venue sends "" for it.
     leverage: optDecimal(o, 'v', path, true),
-  };
+  });
 }
 
 /** Returns an outboundContractPositionInfo (position update). */

@@ -128,7 +128,7 @@ function mergedOf<T>(cache: WeakMap<RiskConfig, Map<string, T>>, config: RiskCon
 export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimits {
   const byName = mergedOf(symbolMerged, config);
   let out = byName.get(symbol);
-  if (out === undefined) byName.set(symbol, (out = Object.freeze({ ...config.defaults, ...config.symbols?.[symbol] })));
+  if (out === undefined) byName.set(symbol, (out = Object.freeze(Object.assign({}, config.defaults, config.symbols?.[symbol]))));
   return out;
 }
 
@@ -136,7 +136,7 @@ export function symbolLimits(config: RiskConfig, symbol: string): SymbolRiskLimi
 export function strategyLimits(config: RiskConfig, strategyId: string): StrategyRiskLimits {
   const byName = mergedOf(strategyMerged, config);
   let out = byName.get(strategyId);
-  if (out === undefined) byName.set(strategyId, (out = Object.freeze({ ...config.strategy, ...config.strategies?.[strategyId] })));
+  if (out === undefined) byName.set(strategyId, (out = Object.freeze(Object.assign({}, config.strategy, config.strategies?.[strategyId]))));
   return out;
 }
 

@@ -69,7 +69,7 @@ export function fillOfContractTrade(t: ContractTrade): FillReport {
     account: 'contract' as const, symbol: t.symbol, tradeId: t.tradeId, orderId: t.orderId, side: t.side, price: t.price,
     qty: t.quantity, fee: t.fee, feeAsset: t.feeTokenId, maker: undefined, time: t.time,
   };
-  return t.pnl === undefined ? base : { ...base, realizedPnl: t.pnl };
+  return t.pnl === undefined ? base : Object.assign(base, { realizedPnl: t.pnl });
 }
 
 function ascendingById<T extends { tradeId: string }>(xs: T[]): T[] {

@@ -206,7 +206,7 @@ class Outcome<T> implements OutcomeHandler<T> {
 
   answer(answer: HttpAnswer): T | Promise<T> {
     const d = this.d;
-    if (this.started >= 0) d.log.debug({ ...this.ctx, status: answer.status, ms: d.clock.now() - this.started }, 'venue answer');
+    if (this.started >= 0) d.log.debug(Object.assign({}, this.ctx, { status: answer.status, ms: d.clock.now() - this.started }), 'venue answer');
     let value: T;
     try {
       value = interpretAnswer(this.ep, this.ctx, answer, d.budgets);
@@ -226,7 +226,7 @@ class Outcome<T> implements OutcomeHandler<T> {
 
   failure(f: HttpFailure): unknown {
     this.d.budgets.answered();
-    this.d.log.warn({ ...this.ctx, err: f.message }, 'venue request failed');
+    this.d.log.warn(Object.assign({}, this.ctx, { err: f.message }), 'venue request failed');
     return failureError(this.ep as Endpoint<unknown, unknown>, this.ctx, f);
   }
 }

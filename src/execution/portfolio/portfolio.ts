@@ -182,9 +182,8 @@ export class Portfolio {
     return {
       spot: s.spot,
       contract: s.contract,
-      positions: Object.values(s.positions).sort(byKey).map((p) => ({ ...p, unrealizedPnl: this.unrealized(p.symbol, p.side, p.qty, p.avgPrice), value: this.value(p.symbol, p.qty) })),
-      inventory: Object.values(s.inventory).filter((i) => compareDecimal(i.qty, '0') !== 0).sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map((i) => ({
-        ...i,
+      positions: Object.values(s.positions).sort(byKey).map((p) => Object.assign({}, p, { unrealizedPnl: this.unrealized(p.symbol, p.side, p.qty, p.avgPrice), value: this.value(p.symbol, p.qty) })),
+      inventory: Object.values(s.inventory).filter((i) => compareDecimal(i.qty, '0') !== 0).sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map((i) => Object.assign({}, i, {
         unrealizedPnl: compareDecimal(i.qty, '0') > 0
           ? this.unrealized(i.symbol, 'LONG', i.qty, i.avgPrice)
           : this.unrealized(i.symbol, 'SHORT', new Decimal(i.qty).neg().toFixed(), i.avgPrice),

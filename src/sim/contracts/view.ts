@@ -21,15 +21,14 @@ export function positionView(spec: ContractSpec, p: Position, markPrice: Amount,
   const value = positionValue(spec, p.position, markPrice, 'floor');
   const upnl = pnl(spec, p.side, p.position, p.avgPrice, markPrice, 'floor');
   const flp = liquidationPrice(spec, p.side, p.position, p.avgPrice, p.margin, riskTier(spec, p.position).maintMargin);
-  return {
-    ...p,
+  return Object.assign({}, p, {
     lastPrice,
     positionValue: value,
     flp,
     unrealizedPnl: upnl,
     marginRate: marginRate(p.margin, upnl, value),
     profitRate: p.margin > 0n ? divRound(upnl * ONE, p.margin, 'trunc') : 0n,
-  };
+  });
 }
 
 /** A position on the wire: every decimal a string. */

@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import * as m from '../../src/model/index.ts';
 import { fillOfContractTrade } from '../../src/venue/gateway.ts';
+import { parseRiskConfig } from '../../src/risk/config.ts';
 import { symbolLimits, strategyLimits } from '../../src/risk/terms.ts';
 import { loadSample } from '../fixtures/samples.ts';
 
@@ -48,7 +49,7 @@ describe('objects made on hot paths keep one hidden class', () => {
   });
 
   it("a symbol's and a strategy's merged risk limits", () => {
-    expect(stable(() => symbolLimits({ defaults: { maxOpenOrders: 5 }, symbols: { BTCUSDT: { maxPosition: '1' } } }, 'BTCUSDT'))).toBe(true);
-    expect(stable(() => strategyLimits({ strategy: { dailyLossLimit: '10' }, strategies: { mm: { orderRate: { perSecond: 2 } } } }, 'mm'))).toBe(true);
+    expect(stable(() => symbolLimits(parseRiskConfig({ defaults: { maxOpenOrders: 5 }, symbols: { BTCUSDT: { maxPosition: '1' } } }), 'BTCUSDT'))).toBe(true);
+    expect(stable(() => strategyLimits(parseRiskConfig({ strategy: { dailyLossLimit: '10' }, strategies: { mm: { orderRate: { perSecond: 2 } } } }), 'mm'))).toBe(true);
   });
 });

@@ -55,7 +55,7 @@ export class OrdersJournal {
   follow(bus: EventBus): void {
     this.off = bus.subscribe('order', (ev: OrderUpdateEvent) => {
       // `type` names the line; the report's own type (LIMIT, MARKET, ...) goes on as `orderType`.
-      this.line(this.nanos(), { ...ev, type: isFill(ev) ? 'fill' : 'order', orderType: ev.type });
+      this.line(this.nanos(), Object.assign({}, ev, { type: isFill(ev) ? 'fill' : 'order', orderType: ev.type }));
     }, { label: 'record orders' });
   }
 

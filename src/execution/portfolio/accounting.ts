@@ -69,6 +69,17 @@ export interface FillEffect {
 
 export const EMPTY_ACCOUNT: AccountState = { spot: {}, contract: {}, positions: {}, inventory: {}, realized: {}, watermark: {} };
 
+/**
+ * Returns `s` with the given parts replaced. Written out, not `{ ...s, spot }`: a state made on every
+ * fill and balance by spreading the last one took a new hidden class at each site, so its readers went megamorphic.
+ */
+export function withParts(s: AccountState, p: Partial<AccountState>): AccountState {
+  return {
+    spot: p.spot ?? s.spot, contract: p.contract ?? s.contract, positions: p.positions ?? s.positions,
+    inventory: p.inventory ?? s.inventory, realized: p.realized ?? s.realized, watermark: p.watermark ?? s.watermark,
+  };
+}
+
 /** Returns the key of a contract position. */
 export function positionKey(symbol: string, side: PositionSide): string {
   return `${symbol}|${side}`;
@@ -111,11 +122,7 @@ export function foldFills(state: AccountState, fills: readonly FillReport[], ins
     realized[f.symbol] = before === undefined ? gained : addToText(before, r.realized, 'realized');
     effects.push({ fill: f, realized: gained, asset: r.asset });
   }
-  const next: AccountState = {
-    spot: spot ?? state.spot, contract: contract ?? state.contract, positions: positions ?? state.positions, inventory: inventory ?? state.inventory,
-    realized: realized ?? state.realized, watermark: state.watermark,
-  };
-  return { state: next, effects };
+  return { state: withParts(state, { spot, contract, positions, inventory, realized }), effects };
 }
 
 function addFree(spot: Record<string, Holding>, asset: string, delta: Scaled): void {

@@ -22,7 +22,7 @@
  */
 import { addScaled, compareDecimal, Decimal, scaled, scaledText } from '../../core/fixed.ts';
 import type { AccountKind, ContractBalance, Instrument, PositionSide } from '../../model/index.ts';
-import { spotDeltas, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
+import { spotDeltas, withParts, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 
 /** A balance as a stream event reported it. */
 export interface BalanceOverlay {
@@ -108,5 +108,5 @@ export function applyOverlays(
       positionMargin: positionMargin.toFixed(), orderMargin: new Decimal(o.locked).minus(positionMargin).toFixed(),
     };
   }
-  return { ...state, spot, contract, positions };
+  return withParts(state, { spot, contract, positions });
 }

@@ -7,7 +7,7 @@
 import { compareDecimal, Decimal, DecimalSum, formatDown, scaleOf } from '../../core/fixed.ts';
 import type { BalanceUpdateEvent, Balances, FillReport, Instrument, Position, PositionUpdateEvent } from '../../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition, SymbolPrices } from '../../risk/index.ts';
-import { foldFills, positionKey, aboveWatermark, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
+import { foldFills, positionKey, aboveWatermark, withParts, EMPTY_ACCOUNT, type AccountState, type ContractPosition, type FillEffect, type Holding } from './accounting.ts';
 import { applyOverlays, balanceKey, isNewer, spotHolding, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { positionValue, sidePnl } from './pnl.ts';
 import { compareIds } from '../reconcile/fills.ts';
@@ -106,7 +106,7 @@ export class Portfolio {
     const o: BalanceOverlay = { account: ev.account, asset: ev.asset, free: ev.free, locked: ev.locked, ts: ev.ts };
     this.balanceOverlays.set(key, o);
     // A spot balance changes its own asset's holding only: the others, laid over the same fold, stay as they are.
-    if (o.account === 'spot') this.state = { ...this.state, spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments, this.effectsLatest) } };
+    if (o.account === 'spot') this.state = withParts(this.state, { spot: { ...this.state.spot, [o.asset]: spotHolding(o, this.effects, this.instruments, this.effectsLatest) } });
     else this.overlay();
     return true;
   }
@@ -137,7 +137,8 @@ export class Portfolio {
     if (s.balances !== undefined) this.balancesAt = laterOverlaysOnly(this.balanceOverlays, this.balancesAt, s.time);
     if (s.positions !== undefined) this.positionsAt = laterOverlaysOnly(this.positionOverlays, this.positionsAt, s.time);
     const watermark = { ...this.base.watermark, ...s.watermark };
-    const included = this.pending.filter((f) => !aboveWatermark({ ...this.base, watermark }, f));
+    const marked = withParts(this.base, { watermark });
+    const included = this.pending.filter((f) => !aboveWatermark(marked, f));
     const { state: folded, effects } = foldFills(this.base, included, this.instruments);
     this.bake(effects);
     const positions: Record<string, ContractPosition> = s.positions === undefined ? { ...folded.positions } : {};

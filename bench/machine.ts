@@ -11,7 +11,7 @@ const REPORT = Buffer.from(
   + '"l":"0.01","z":"0.01","L":"11369","n":"0.00001","N":"BTC","u":true,"w":false,"m":true,"O":"1700000000000","Z":"113.69","t":"1"}',
 ).toString();
 
-const PARSES = 200_000;
+const PARSES = 50_000;
 const SPIN_NS = 1_000_000_000n;
 /** A gap between two clock reads of a spinning thread longer than this is a pause (the thread was not running). */
 const PAUSE_NS = 5_000;

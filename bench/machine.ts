@@ -4,12 +4,10 @@
  * hour (the same code has run 3 to 4 times slower on one day than on another), so a figure is compared
  * only with figures printed under a similar `machine:` line.
  */
+import { fillReportFrame } from './report-frame.ts';
 
-/** The published executionReport's field set, as the report-to-strategy bench sends it. */
-const REPORT = Buffer.from(
-  '{"e":"executionReport","E":"1700000000001","s":"BTCUSDT","c":"bench-r1-1","S":"BUY","o":"LIMIT","f":"GTC","q":"0.01","p":"11369","X":"FILLED","i":"1",'
-  + '"l":"0.01","z":"0.01","L":"11369","n":"0.00001","N":"BTC","u":true,"w":false,"m":true,"O":"1700000000000","Z":"113.69","t":"1"}',
-).toString();
+/** One fill report, as the report-to-strategy bench sends it. */
+const REPORT = Buffer.from(fillReportFrame('bench-r1-1', 1, 1_700_000_000_001)).toString();
 
 const PARSES = 50_000;
 const SPIN_NS = 1_000_000_000n;

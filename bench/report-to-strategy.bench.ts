@@ -15,6 +15,7 @@ import { defineStrategy, StrategyHost } from '../src/strategy/index.ts';
 import { UserStreamClient } from '../src/venue/user-stream.ts';
 import { AnsweringGateway } from '../test/fixtures/answering-gateway.ts';
 import { loadSample } from '../test/fixtures/samples.ts';
+import { fillReportFrame } from './report-frame.ts';
 
 const N = 20_000;
 const ROUNDS = 3;
@@ -35,7 +36,7 @@ function frames(r: number): string[] {
   const out: string[] = [];
   for (let i = 1; i <= N; i++) {
     const id = r * N + i;
-    out.push(`{"e":"executionReport","E":"${1_700_000_000_000 + i}","s":"BTCUSDT","c":"bench-r${r}-${id}","S":"BUY","o":"LIMIT","f":"GTC","q":"0.01","p":"11369","X":"FILLED","i":"${id}","l":"0.01","z":"0.01","L":"11369","n":"0.00001","N":"BTC","u":true,"w":false,"m":true,"O":"1700000000000","Z":"113.69","t":"${id}"}`);
+    out.push(fillReportFrame(`bench-r${r}-${id}`, id, 1_700_000_000_000 + i));
   }
   return out;
 }

@@ -7,7 +7,7 @@
 import { fillReportFrame } from './report-frame.ts';
 
 /** One fill report, as the report-to-strategy bench sends it. */
-const REPORT = Buffer.from(fillReportFrame('bench-r1-1', 1, 1_700_000_000_001)).toString();
+const REPORT = fillReportFrame('bench-r1-1', 1, 1_700_000_000_001);
 
 const PARSES = 50_000;
 const SPIN_NS = 1_000_000_000n;

@@ -12,7 +12,7 @@ import { generate } from './replay-catalog.ts';
 const EXAMPLE = resolve(import.meta.dirname, '../config/backtest.yaml');
 /**
  * The data all combinations run on: by default a seeded catalog of BENCH_SWEEP_EVENTS (4 M) BTCUSDT
- * level changes and trades with the real sample's shape (about 4 hours of the market), so that a run
+ * level changes and trades with the real sample's shape (about 2.4 hours of the market), so that a run
  * (10 to 15 s) is long beside what each thread pays once (its start-up and its JIT's warm-up, 10 to 15 s
  * of CPU), as in real sweeps; BENCH_SWEEP_EVENTS=1000000 shows how much that once-per-thread cost weighs
  * on runs of 2 to 4 s, and BENCH_SWEEP_EVENTS=sample runs config/backtest.yaml on the committed 2-minute

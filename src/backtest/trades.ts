@@ -4,7 +4,8 @@
  * metrics see the same numbers the ledger moved. Trips are kept as running totals, so memory does
  * not grow with the number of trades.
  */
-import { addScaled, compareScaled, type Decimal, roundToDecimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
+import { addScaled, compareScaled, Decimal, roundToDecimal, scaledDecimal, scaledOfAny, SCALED_ZERO, scaledText, type Scaled } from '../core/fixed.ts';
+import { AMOUNT_SCALE } from '../sim/ledger/amount.ts';
 
 /** Totals of closed round trips, what the trade metrics are computed from. */
 export interface TradeStats {
@@ -43,7 +44,30 @@ export class RoundTrips {
     this.realized = roundToDecimal(addScaled(this.realized, exact(amount)));
   }
 
-  /** Notes the net position after a fill; the trip ends when it comes back to zero (a fill through zero closes one and opens the next). */
+  /**
+   * Notes a fill: `flow`, what it realized (cash in less cash out, fees, closing PnL), and `after`, the net
+   * position it left. A fill through zero closes the trip with the share of `flow` its closing part
+   * makes of its size (held / (held + after), exact to the ledger's 18 decimals) and opens the next trip
+   * with the rest: the quantity that opens the next trip is not charged to the one it closed.
+   */
+  fill(flow: Decimal | string, after: Decimal | string): void {
+    const next = exact(after);
+    const held = this.position;
+    if (held.units === 0n || next.units === 0n || next.units < 0n === held.units < 0n) {
+      this.realize(flow);
+      this.positionAfter(after);
+      return;
+    }
+    const whole = typeof flow === 'string' ? new Decimal(flow) : flow;
+    const h = scaledDecimal(held).abs();
+    const closing = whole.mul(h).div(h.plus(scaledDecimal(next).abs())).toDecimalPlaces(AMOUNT_SCALE, Decimal.ROUND_DOWN);
+    this.realize(closing);
+    this.closeTrip(this.realized);
+    this.realized = exact(whole.minus(closing));
+    this.position = next;
+  }
+
+  /** Notes the net position after a change that realized nothing more (a liquidation's loss was realized before); the trip ends when it comes back to zero. */
   positionAfter(after: Decimal | string): void {
     const next = exact(after);
     const held = this.position.units;

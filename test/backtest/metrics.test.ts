@@ -75,20 +75,24 @@ describe('metrics', () => {
     expect([m.fundingPaid, m.fundingReceived, m.orders, m.cancels]).toEqual(['0.5', '0.25', 7, 3]);
   });
 
-  it('round trips run flat to flat, a fill through zero closes one and opens the next', () => {
+  it('round trips run flat to flat, a fill through zero closes one and opens the next with its share of what the fill realized', () => {
     const t = new RoundTrips();
-    t.realize('-0.1'); // open fee
-    t.positionAfter('2');
-    t.realize('5');
-    t.positionAfter('1');
-    t.realize('-1.4');
-    t.positionAfter('0'); // trip 1: −0.1 + 5 − 1.4 = 3.5
-    t.realize('-2');
-    t.positionAfter('-1');
-    t.realize('-0.5');
-    t.positionAfter('1'); // through zero: trip 2 = −2.5, trip 3 opens
-    t.realize('1');
-    t.positionAfter('0'); // trip 3 = 1
-    expect(t.stats()).toEqual({ count: 3, wins: 2, losses: 1, grossWin: '4.5', grossLoss: '-2.5' });
+    t.fill('-0.1', '2'); // open fee
+    t.fill('5', '1');
+    t.fill('-1.4', '0'); // trip 1: −0.1 + 5 − 1.4 = 3.5
+    t.fill('-2', '-1');
+    t.fill('-0.6', '2'); // through zero, 1 of its 3 closes: trip 2 = −2 − 0.2 = −2.2, trip 3 opens with −0.4
+    t.fill('1.5', '0'); // trip 3 = 1.1
+    expect(t.stats()).toEqual({ count: 3, wins: 2, losses: 1, grossWin: '4.6', grossLoss: '-2.2' });
+  });
+
+  it('a spot buy through zero charges the short it closes only the part of the buy that closed it', () => {
+    const t = new RoundTrips();
+    // Sold 0.0018 BTC at 58 000 (fee 0.1044), bought it back and 0.0002 more at 57 900 in one fill of 0.002: 115.8 paid.
+    t.fill('104.2956', '-0.0018');
+    t.fill('-115.8', '0.0002');
+    // The short: 104.2956 − 0.9 × 115.8 = 0.0756; the long opened with −11.58 and sold at 58 000 less its fee.
+    t.fill('11.5884', '0');
+    expect(t.stats()).toEqual({ count: 2, wins: 2, losses: 0, grossWin: '0.084', grossLoss: '0' });
   });
 });

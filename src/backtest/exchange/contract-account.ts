@@ -123,13 +123,11 @@ export class ContractAccount implements ExchangeAccount {
       const release = lots >= x.leavesLots ? h.margin : (h.margin * BigInt(lots)) / BigInt(x.leavesLots);
       const r = this.positions.openFill({ accountId: this.accountId, symbol: this.symbol, side: side === 'BUY_OPEN' ? 'LONG' : 'SHORT', qty, price, leverage: toAmount(x.req.leverage ?? '', 'leverage'), isMaker, release });
       h.margin -= release;
-      this.trips.realize(fmtAmount(-r.fee));
-      this.trips.positionAfter(this.netPosition());
+      this.trips.fill(fmtAmount(-r.fee), this.netPosition());
       return { fee: fmtAmount(r.fee), feeAsset: this.token };
     }
     const r = this.positions.closeFill({ accountId: this.accountId, symbol: this.symbol, side: closes(side), qty, price, isMaker, reserved: true });
-    this.trips.realize(fmtAmount(r.pnl - r.fee));
-    this.trips.positionAfter(this.netPosition());
+    this.trips.fill(fmtAmount(r.pnl - r.fee), this.netPosition());
     return { fee: fmtAmount(r.fee), feeAsset: this.token };
   }
 

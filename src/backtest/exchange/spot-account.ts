@@ -95,9 +95,8 @@ export class SpotAccount implements ExchangeAccount {
     const r = this.ledger.settleSpotFill({ base: this.base, quote: this.quote, price, qty, buyer: buy ? mine : theirs, seller: buy ? theirs : mine });
     this.held.set(x.orderId, held - release);
     // A buyer's base fee is already in the trip: it has that much less base to sell.
-    this.trips.realize(fmtAmount(buy ? -r.quoteQty : r.quoteQty - r.sellerFee));
     this.net += buy ? qty - r.buyerFee : -qty;
-    this.trips.positionAfter(fmtAmount(this.net));
+    this.trips.fill(fmtAmount(buy ? -r.quoteQty : r.quoteQty - r.sellerFee), fmtAmount(this.net));
     return buy ? { fee: fmtAmount(r.buyerFee), feeAsset: this.base } : { fee: fmtAmount(r.sellerFee), feeAsset: this.quote };
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resultFiles } from '../../src/backtest/report/files.ts';
-import { reportHtml, snapTime, thin, TIME_LABELS_JS } from '../../src/backtest/report/html.ts';
+import { duration, reportHtml, snapTime, thin, TIME_LABELS_JS } from '../../src/backtest/report/html.ts';
 import { defaultResultsDir, writeResults } from '../../src/backtest/report/write.ts';
 import { barRun } from './bar-run.ts';
 import { countColour, decodePng } from './png.ts';
@@ -26,6 +26,13 @@ const tmp = (): string => {
 };
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('duration', () => {
+  it('shows a drawdown in seconds, minutes, hours or days, whichever it lasted', () => {
+    expect([duration(0), duration(98_000), duration(3_594_000), duration(5_400_000), duration(47 * 3_600_000), duration(25 * 86_400_000)])
+      .toEqual(['0.0 s', '1.6 min', '59.9 min', '1.5 h', '47.0 h', '25.0 d']);
+  });
 });
 
 describe('results files', () => {

@@ -102,9 +102,12 @@ function money(s: string | null, d: number, ccy: string): string {
   return s === null ? '–' : `${new Decimal(s).toFixed(d)} ${ccy}`;
 }
 
-function duration(ms: number): string {
+/** A duration in the unit that shows it (a drawdown of a short run lasts seconds or minutes, of a long one days). */
+export function duration(ms: number): string {
   const h = ms / 3_600_000;
-  return h >= 48 ? `${(h / 24).toFixed(1)} d` : `${h.toFixed(1)} h`;
+  if (h >= 48) return `${(h / 24).toFixed(1)} d`;
+  if (ms >= 3_600_000) return `${h.toFixed(1)} h`;
+  return ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1_000).toFixed(1)} s`;
 }
 
 /** Returns the metrics as table rows [label, value]. */

@@ -2,15 +2,18 @@
  * The clock a parity backtest's strategies run on: the backtest's VirtualClock, except that their
  * intervals tick on the live run's grid, each tick as late as the live one fired (a busy event loop
  * delays a live timer by tens of ms, and the strategy then decides on a book that has moved).
- * The n-th interval of a period a strategy makes is the n-th the live run made with that period
- * while its strategies started.
+ * The n-th interval of a period a strategy makes is the n-th the live run's strategies made with that
+ * period: a recording marks the intervals strategies made, and only those are twins (the venue's and
+ * the bot's own intervals of the same period start within the same second). A recording without marks
+ * falls back to the intervals made within `windowMs` before the strategies started.
  */
 import type { Clock, TimerHandle, VirtualClock } from '../../core/clock.ts';
 import type { GridInterval } from './grid-clock.ts';
 
-/** Returns `clock` with its intervals on the live run's `intervals` (those made within `windowMs` before `startedAt`, when the strategies started). */
+/** Returns `clock` with its intervals on the live run's `intervals` (the strategies', or those made within `windowMs` before `startedAt` when none is marked). */
 export function laggedClock(clock: VirtualClock, intervals: readonly GridInterval[], startedAt: number, windowMs = 1_000): Clock {
-  const candidates = intervals.filter((i) => i.start <= startedAt && i.start >= startedAt - windowMs);
+  const marked = intervals.filter((i) => i.strategy === true);
+  const candidates = marked.length > 0 ? marked : intervals.filter((i) => i.start <= startedAt && i.start >= startedAt - windowMs);
   const used = new Set<GridInterval>();
   return {
     now: () => clock.now(),

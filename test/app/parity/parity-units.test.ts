@@ -260,6 +260,19 @@ describe('laggedClock', () => {
     expect(fired).toEqual([10_097, 10_227, 10_447, 10_497, 10_597]);
     expect(other).toEqual([10_250, 10_500, 10_750]);
   });
+
+  it('pairs a strategy interval with the one the live strategy made, not with the bot\'s own interval of the same period made just before', async () => {
+    const clock = new VirtualClock(10_000);
+    // The bot's 1 s interval made 335 ms before the strategies started; the strategy's own made 15 ms after (marked in the recording).
+    const lagged = laggedClock(clock, [
+      { start: 9_665, period: 1_000, late: [] },
+      { start: 10_015, period: 1_000, late: [[1, 4]], strategy: true },
+    ], 10_000);
+    const fired: number[] = [];
+    lagged.setInterval(() => fired.push(clock.now()), 1_000);
+    await clock.advance(2_100);
+    expect(fired).toEqual([11_019, 12_015]);
+  });
 });
 
 describe('Stalls', () => {

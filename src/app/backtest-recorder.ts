@@ -23,6 +23,7 @@ export class Recorder {
   readonly equity = new PointSpool();
   readonly prices = new PointSpool();
   readonly positions = new PointSpool();
+  /** Orders that reached the exchange (orders.csv's rows), and those of them cancelled. */
   orders = 0;
   cancels = 0;
   /** The net position (scaled integers, rounded as decimal.js rounds: one per fill, no decimal.js). */
@@ -52,6 +53,7 @@ export class Recorder {
     };
     let seq = prev?.seq;
     if (seq === undefined) {
+      this.orders++;
       seq = this.done.length + this.lines.length;
       this.lines.push('');
       this.sealed.push(false);

@@ -131,7 +131,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
   for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
-  const range = rangeOf(index, replayed, o.from ?? bt.from, o.to ?? bt.to, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
+  const range = rangeOf(index, replayed, {
+    from: o.from ?? bt.from, to: o.to ?? bt.to, fromKey: o.from !== undefined ? '--from' : 'backtest.from', toKey: o.to !== undefined ? '--to' : 'backtest.to',
+  }, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
   const mode = modeOf(bt.mode, index, replayed, range);
   const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
@@ -142,7 +144,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
   const rec = new Recorder();
-  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void } = {};
+  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void; end?: number } = {};
   const markets = await buildMarkets({
     clock, catalog: catalogDir, index, mode, balances: bt.balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
     ...(o.latency ? { latencyOf: o.latency } : {}),
@@ -152,7 +154,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       const m = markets.find((x) => x.inst.symbol === symbol);
       if (m === undefined) return;
       late.gateway?.accountEvents(m, clock.now());
-      if (m === markets[0]) rec.positionAt(clock.now(), m.netPosition());
+      // A change in the wind-down after the data (the last reports coming in) is dated at the data's end, as the final equity is.
+      if (m === markets[0]) rec.positionAt(Math.min(clock.now(), late.end ?? Infinity), m.netPosition());
     },
     onBarClose: (symbol) => {
       if (symbol === markets[0]?.inst.symbol) late.sample?.();
@@ -174,9 +177,6 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   });
   late.executor = exec;
   const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
-  exec.on((ev) => {
-    if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) rec.orders++;
-  });
   const history = catalogHistory(catalogDir, clock, replayed);
   const failed: StrategyFailure[] = [];
   const host = new StrategyHost({
@@ -201,15 +201,16 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
   const main: RunMarket | undefined = markets[0];
   if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
-  const sample = (): void => {
+  const sample = (at = clock.now()): void => {
     const mark = main.markTicks();
     if (mark === undefined) return;
-    rec.equity.push(clock.now(), fmtAmount(main.equity(mark)));
-    rec.prices.push(clock.now(), main.inst.priceText(mark));
+    rec.equity.push(at, fmtAmount(main.equity(mark)));
+    rec.prices.push(at, main.inst.priceText(mark));
   };
   late.sample = sample;
-  // Bar mode samples at each bar's close; L2 every equityEvery.
+  // Bar mode samples at each bar's close; L2 at the first event with a mark (the balances before any order), then every equityEvery.
   const sampler = mode === 'l2' ? clock.setInterval(sample, bt.equityEvery) : undefined;
+  let marked = mode !== 'l2';
 
   let events = 0;
   let stats: ReplayStats;
@@ -230,18 +231,26 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
+        if (!marked && main.markTicks() !== undefined) {
+          marked = true;
+          sample();
+        }
         o.onProgress?.(n, clock.now());
       },
     });
     if (o.timeToEnd === true) await advanceClock(clock, Math.max(clock.now(), range.to - 1), history.busy);
-    // The end of the data: strategies stop, open orders are cancelled, the last reports and fills come in.
+    // The end of the data: sampling stops, strategies stop, open orders are cancelled, the last reports and fills come in, and
+    // the account after them is the last point, dated at the data's end (the wind-down's seconds are no market time).
+    const end = clock.now();
+    late.end = end;
+    sampler?.cancel();
     await host.stop();
     if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
     await advanceClock(clock, clock.now() + 10_000, history.busy);
     const fillsRead = exec.syncFills();
     await advanceClock(clock, clock.now() + 1_000, history.busy);
     await fillsRead;
-    sample();
+    sample(end);
   } catch (err) {
     rec.discard();
     throw err;
@@ -255,7 +264,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
   }
 
-  const equity = rec.equity.drain().map((p) => ({ time: p.time, equity: p.text }));
+  const equity = lastAtItsTime(rec.equity.drain()).map((p) => ({ time: p.time, equity: p.text }));
   const positions = rec.positions.drain().map((p) => ({ time: p.time, position: p.text }));
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
   const fileHash = createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex');
@@ -269,7 +278,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     seed: bt.seed,
     equity,
     positions,
-    prices: rec.prices.drain().map((p) => ({ time: p.time, price: p.text })),
+    prices: lastAtItsTime(rec.prices.drain()).map((p) => ({ time: p.time, price: p.text })),
     metrics: computeMetrics({
       equity, fills: rec.fillTotals, trades: main.trips.stats(), positions,
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
@@ -298,18 +307,41 @@ function klinesFromTrades(bus: EventBus, host: StrategyHost, markets: readonly R
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
-function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], from: string | undefined, to: string | undefined, tables: readonly TableName[]): { from: number; to: number } {
+/** The range asked for, and the names to give its bounds in errors (the command line's flag, or the config's key). */
+interface AskedRange {
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  readonly fromKey: string;
+  readonly toKey: string;
+}
+
+function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
   const table = tables.find((t) => files.some((f) => f.table === t));
   const base = table === undefined ? files : files.filter((f) => f.table === table);
   if (base.length === 0) throw new ConfigError('backtest.data', `the catalog holds no data of ${symbols.join(', ')}`);
   const ms = (ns: string): number => Number(BigInt(ns) / 1_000_000n);
+  const { from, to, fromKey, toKey } = asked;
   const f = from !== undefined ? parseTime(from) : Math.min(...base.map((x) => ms(x.firstNs)));
   const t = to !== undefined ? parseTime(to) : Math.max(...base.map((x) => ms(x.lastNs))) + 1;
-  if (f === undefined) throw new ConfigError('backtest.from', `must be an ISO time or epoch ms, got ${from}`);
-  if (t === undefined) throw new ConfigError('backtest.to', `must be an ISO time or epoch ms, got ${to}`);
-  if (t <= f) throw new ConfigError('backtest.to', `must be after from (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
+  if (f === undefined) throw new ConfigError(fromKey, `must be an ISO time or epoch ms, got ${from}`);
+  if (t === undefined) throw new ConfigError(toKey, `must be an ISO time or epoch ms, got ${to}`);
+  // A range outside every table the run reads holds nothing to run on.
+  const all = files.filter((x) => tables.includes(x.table));
+  const first = Math.min(...all.map((x) => ms(x.firstNs)));
+  const last = Math.max(...all.map((x) => ms(x.lastNs)));
+  const held = `the catalog's ${symbols.join(', ')} data runs from ${new Date(first).toISOString()} to ${new Date(last).toISOString()}`;
+  if (f > last) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is after the end of the data (${held})`);
+  if (t <= first) throw new ConfigError(toKey, `${new Date(t).toISOString()} is not after the start of the data (${held})`);
+  if (t <= f) throw new ConfigError(toKey, `must be after ${fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
   return { from: f, to: t };
+}
+
+/** Returns `points` without a point that the next one has the same time as (the final point at the data's end replaces a sample taken there). */
+function lastAtItsTime<T extends { readonly time: number }>(points: T[]): T[] {
+  const n = points.length;
+  if (n >= 2 && points[n - 2]!.time === points[n - 1]!.time) points.splice(n - 2, 1);
+  return points;
 }
 
 function decimalsOf(step: string): number {

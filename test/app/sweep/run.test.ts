@@ -63,7 +63,7 @@ describe('sweep runs', () => {
     for (const row of r.rows.slice(2)) {
       expect(row.rank).toBeUndefined();
       expect(row.combo[0]!.value).toBe('2030-01-01T00:00:00Z');
-      expect(row.outcome.ok ? '' : row.outcome.error).toMatch(/backtest\.to: must be after from/);
+      expect(row.outcome.ok ? '' : row.outcome.error).toMatch(/backtest\.from: 2030-01-01T00:00:00\.000Z is after the end of the data \(the catalog.s BTCUSDT data runs from \S+ to 2024-08-08T23:56:\d\d\.\d{3}Z\)/);
     }
     const csv = readFileSync(r.csv, 'utf8').trim().split('\n');
     expect(csv).toHaveLength(5);
@@ -82,7 +82,7 @@ describe('bhtrade backtest --sweep', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^rank\s+params\.spreadTicks\s+backtest\.to\s+Fills \(maker \/ taker\) ▼\s+Net PnL/);
     expect(lines[1]).toMatch(/^1\s+[24]\s+2024-08-08T23:54:44Z\s+\d+ \(/);
-    expect(lines[3]).toMatch(/^-\s+2\s+2020-01-01T00:00:00Z\s+failed: backtest\.to: must be after from/);
+    expect(lines[3]).toMatch(/^-\s+2\s+2020-01-01T00:00:00Z\s+failed: backtest\.to: 2020-01-01T00:00:00\.000Z is not after the start of the data/);
     expect(lines.at(-1)).toMatch(/^4 combinations on 2 worker threads in [\d.]+ s, ranked by fills; 2 failed; table: .*sweep\.csv$/);
     expect(existsSync(join(out, 'sweep.csv'))).toBe(true);
     const folders = readdirSync(out).filter((f) => f !== 'sweep.csv').sort();

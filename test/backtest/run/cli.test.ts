@@ -64,6 +64,10 @@ describe('bhtrade backtest', () => {
     });
     expect(await backtestCommand([bad])).toBe(2);
     expect(errors.join('')).toContain('backtest.queue');
+    // A start after the data names the flag that set it and where the data ends.
+    errors.length = 0;
+    expect(await backtestCommand([EXAMPLE, '--from', '2024-08-09T00:00:00Z'])).toBe(2);
+    expect(errors.join('')).toMatch(/--from: 2024-08-09T00:00:00\.000Z is after the end of the data \(the catalog's BTCUSDT data runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
   }, 60_000);
 
   it('shows progress as one rewritten line on a terminal and as plain lines otherwise', () => {

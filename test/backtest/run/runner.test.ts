@@ -23,6 +23,19 @@ describe('bhtrade backtest', () => {
     expect(fills.length).toBeGreaterThan(0);
     // Quotes are post-only: every fill is a maker fill at a price on the tick.
     for (const f of fills) expect(f).toMatch(/^\d+,\d+,mm-bt-\d+,(BUY|SELL),\d+(\.\d{1,2})?,0\.\d+,[\d.]+,(BTC|USDT),true$/);
+    // The results span the data, not the wind-down after it: equity from the first book (before any fill) to the data's end.
+    const summary = JSON.parse(a['summary.json']) as { metrics: { start: number; end: number; orders: number; startEquity: string } };
+    const equity = a['equity.csv'].trim().split('\n').slice(1).map((l) => Number(l.split(',')[0]));
+    const to = Date.parse(opts.to);
+    expect(summary.metrics.start).toBe(equity[0]);
+    expect(summary.metrics.end).toBe(equity.at(-1));
+    expect(summary.metrics.end).toBeLessThan(to);
+    expect(summary.metrics.end).toBeGreaterThan(to - 1_000);
+    expect(summary.metrics.start).toBeLessThan(Number(fills[0]!.split(',')[0]));
+    // Starting balances of the example (0.02 BTC and 2000 USDT) at the first mark: the equity before any order.
+    expect(summary.metrics.startEquity).toMatch(/^3\d{3}\.\d+$/);
+    // Orders sent are orders.csv's rows.
+    expect(summary.metrics.orders).toBe(a['orders.csv'].trim().split('\n').length - 1);
     const other = resultFiles((await runBacktest({ ...cfg, config: { ...cfg.config, backtest: { ...cfg.config.backtest, seed: 7 } } }, opts)).results);
     expect(JSON.parse(other['summary.json']).seed).toBe(7);
   }, 60_000);

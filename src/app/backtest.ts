@@ -135,7 +135,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     from: o.from ?? bt.from, to: o.to ?? bt.to, fromKey: o.from !== undefined ? '--from' : 'backtest.from', toKey: o.to !== undefined ? '--to' : 'backtest.to',
   }, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
   const mode = modeOf(bt.mode, index, replayed, range);
-  const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
+  const definitions = await Promise.all(cfg.strategies.map((s, i) => loadStrategy(s.use, baseDir, `strategies[${i}].use`)));
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const clock = new VirtualClock(range.from);

@@ -75,7 +75,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
   const log = opts.log ?? createLogger({ level: cfg.log.level, ...(pretty === undefined ? {} : { pretty }) });
   const runTag = opts.runTag ?? clock.now().toString(36).slice(-8);
   // Plugins load before any connection: a bad reference or params stops the run at once.
-  const definitions = await Promise.all(cfg.strategies.map((s) => loadStrategy(s.use, baseDir)));
+  const definitions = await Promise.all(cfg.strategies.map((s, i) => loadStrategy(s.use, baseDir, `strategies[${i}].use`)));
   definitions.forEach((d, i) => parseParams(d, cfg.strategies[i]!.params, `strategies[${i}].params`));
 
   const embedded = cfg.venue === 'embedded'

@@ -1,4 +1,5 @@
 /** Loads a strategy plugin from a .ts or .js path (TypeScript without a build step, through tsx) or from an npm package name, and checks its manifest. */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,16 +16,20 @@ export function isPathRef(ref: string): boolean {
  * `strategy`). A path is resolved against `baseDir` (the config file's folder); a package name is
  * resolved from `baseDir` first, then from bhtrade's own dependencies.
  */
-export async function loadStrategy(ref: string, baseDir: string = process.cwd()): Promise<StrategyDefinition> {
-  if (ref.trim() === '') throw new StrategyLoadError('<empty>', 'a strategy reference is a path or an npm package name');
-  const target = isPathRef(ref) ? pathToFileURL(resolve(baseDir, ref)).href : resolvePackage(ref, baseDir);
+export async function loadStrategy(ref: string, baseDir: string = process.cwd(), key?: string): Promise<StrategyDefinition> {
+  // Errors name the config key that gave the reference (`strategies[0].use`) when the caller says it.
+  const source = key === undefined ? ref : `${key} (${ref})`;
+  if (ref.trim() === '') throw new StrategyLoadError(key ?? '<empty>', 'a strategy reference is a path or an npm package name');
+  const file = isPathRef(ref) ? resolve(baseDir, ref) : undefined;
+  if (file !== undefined && !existsSync(file)) throw new StrategyLoadError(source, `no such file: ${file} (a path is read from the config file's folder, ${baseDir})`);
+  const target = file !== undefined ? pathToFileURL(file).href : resolvePackage(ref, baseDir);
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(target);
   } catch (e) {
-    throw new StrategyLoadError(ref, `cannot be loaded: ${(e as Error).message}${hintOf(e)}`, { cause: e });
+    throw new StrategyLoadError(source, `cannot be loaded: ${(e as Error).message}${hintOf(e)}`, { cause: e });
   }
-  return checkDefinition(mod['default'] ?? mod['strategy'], ref);
+  return checkDefinition(mod['default'] ?? mod['strategy'], source);
 }
 
 // A .ts file in a folder whose package.json does not say "type": "module" (or has none) is read as CommonJS, which its imports are not.

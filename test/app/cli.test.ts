@@ -79,7 +79,7 @@ describe('bhtrade run: config errors exit 2 naming the bad key', () => {
     ['a bad duration', `venue: embedded\n${GOOD_STRATEGY}status: { every: 5 seconds }\n`, 'status.every: must be a duration'],
     ['a missing secret variable', `venue: { rest: "http://127.0.0.1:1", ws: "ws://127.0.0.1:1", apiKey: "\${BH_API_KEY}", secret: s }\n${GOOD_STRATEGY}`, 'venue.apiKey: environment variable BH_API_KEY is not set'],
     ['bad strategy params', `venue: embedded\n${GOOD_STRATEGY}    params: { spreadTiks: 4 }\n`, 'strategies[0].params.spreadTiks: unknown key'],
-    ['a plugin that does not exist', `venue: embedded\nstrategies:\n  - id: mm\n    use: ./nope.ts\n    symbols: [BTCUSDT]\n`, './nope.ts: cannot be loaded'],
+    ['a plugin that does not exist', `venue: embedded\nstrategies:\n  - id: mm\n    use: ./nope.ts\n    symbols: [BTCUSDT]\n`, 'strategies[0].use (./nope.ts): no such file: '],
   ])('%s', (name, text, message) => {
     const f = configFile(`${name.replace(/\W+/g, '-')}.yaml`, text);
     const r = runCli([f]);

@@ -41,7 +41,7 @@ describe('loadStrategy', () => {
   });
 
   it('names the reference when the module is missing or exports no definition', async () => {
-    await expect(loadStrategy('./missing.ts', tmp)).rejects.toThrow(/^\.\/missing\.ts: cannot be loaded/);
+    await expect(loadStrategy('./missing.ts', tmp)).rejects.toThrow(/^\.\/missing\.ts: no such file: .*missing\.ts \(a path is read from the config file's folder/);
     writeFileSync(join(tmp, 'empty.mjs'), 'export const x = 1;\n');
     const err = await loadStrategy('./empty.mjs', tmp).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StrategyLoadError);

@@ -57,7 +57,7 @@ export async function prepareSweep(configPath: string, axes: readonly SweepAxis[
       const config = parseRunConfig(withValues(doc, combo), env);
       for (const [i, s] of config.strategies.entries()) {
         const key = resolve(baseDir, s.use);
-        if (!defs.has(key)) defs.set(key, await loadStrategy(s.use, baseDir));
+        if (!defs.has(key)) defs.set(key, await loadStrategy(s.use, baseDir, `strategies[${i}].use`));
         parseParams(defs.get(key)!, s.params, `strategies[${i}].params`);
       }
     } catch (e) {

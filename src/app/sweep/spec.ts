@@ -16,6 +16,8 @@ export const MAX_COMBINATIONS = 10_000;
 
 const PATH_RE = /^[A-Za-z0-9_$-]+(?:\[\d+\]|\.[A-Za-z0-9_$-]+)*$/;
 const RANGE_RE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/;
+/** Two numbers with `..` between and no valid step: a range whose step was left out (or is not a number). */
+const NO_STEP_RE = /^-?\d+(\.\d+)?\.\.-?\d+(\.\d+)?(:.*)?$/;
 
 /** Returns the axis of one `--sweep` text; throws ConfigError (path `--sweep`) naming what is wrong. */
 export function parseSweepArg(text: string): SweepAxis {
@@ -25,6 +27,7 @@ export function parseSweepArg(text: string): SweepAxis {
   const spec = text.slice(eq + 1).trim();
   if (!PATH_RE.test(path)) throw new ConfigError(`--sweep ${path}`, 'a path is config keys joined by dots (strategies.0.params.spreadTicks, or params.spreadTicks with one strategy)');
   const range = RANGE_RE.exec(spec);
+  if (range === null && NO_STEP_RE.test(spec)) throw new ConfigError(`--sweep ${path}`, `a range is FROM..TO:STEP with a number above 0 for STEP (e.g. 100..500:100), got ${JSON.stringify(spec)}`);
   return { path, values: range !== null ? rangeValues(path, range[1]!, range[2]!, range[3]!) : listValues(path, spec) };
 }
 

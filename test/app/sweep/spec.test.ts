@@ -23,6 +23,9 @@ describe('sweep values', () => {
     expect(() => parseSweepArg('params.spreadTicks=4,,8')).toThrow(/needs values/);
     expect(() => parseSweepArg('params.spreadTicks=4,4')).toThrow(/value 4 is listed twice/);
     expect(() => parseSweepArg('params.refreshMs=500..100:100')).toThrow(/a range goes up/);
+    // A range without its step is not taken for one text value.
+    for (const v of ['2..4', '2..4:', '0.5..1:x']) expect(() => parseSweepArg(`params.fast=${v}`)).toThrow(`--sweep params.fast: a range is FROM..TO:STEP with a number above 0 for STEP (e.g. 100..500:100), got "${v}"`);
+    expect(parseSweepArg('backtest.data=../a,../b').values).toEqual(['../a', '../b']);
     expect(() => parseSweepArg('params.refreshMs=100..500:0')).toThrow(/step must be above 0/);
     expect(() => parseSweepArg('params.refreshMs=0..1:0.00001')).toThrow(/more than 10000/);
     expect(() => parseSweepArg('params..x=1')).toThrow(/--sweep params..x: a path is config keys joined by dots/);

@@ -82,7 +82,7 @@ export class RunTally {
         const volume = inst === undefined ? t.qty.toFixed() : t.qty.toDecimalPlaces(scaleOf(inst.stepSize)).toFixed();
         // Notional in the quote asset where price × quantity is one (spot; linear contracts with their multiplier).
         const quoted = inst !== undefined && inst.kind !== 'inverse';
-        const notional = quoted ? t.notional.times(inst.multiplier).toDecimalPlaces(scaleOf(inst.tickSize), Decimal.ROUND_HALF_EVEN).toFixed() : undefined;
+        const notional = quoted ? t.notional.times(inst.multiplier).toFixed(scaleOf(inst.tickSize), Decimal.ROUND_HALF_EVEN) : undefined;
         return { symbol, fills: t.fills, volume, unit, ...(notional === undefined ? {} : { notional, quote: inst!.quoteAsset }) };
       });
       return {

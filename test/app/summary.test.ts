@@ -20,14 +20,14 @@ describe('run summary', () => {
       { id: 'idle', state: 'stopped', pnl: {}, positions: [] },
     ], instruments());
     expect(list.map((s) => [s.id, s.orders, s.fills])).toEqual([['mm', 3, 2], ['perp', 1, 2], ['idle', 0, 0], ['unattributed', 0, 1]]);
-    // 30.00001 + 59.99998 USDT, shown at the tick's precision: 90.
-    expect(list[0]!.symbols).toEqual([{ symbol: 'BTCUSDT', fills: 2, volume: '0.003', unit: 'BTC', notional: '90', quote: 'USDT' }]);
+    // 30.00001 + 59.99998 USDT, shown at the tick's precision: 90.00.
+    expect(list[0]!.symbols).toEqual([{ symbol: 'BTCUSDT', fills: 2, volume: '0.003', unit: 'BTC', notional: '90.00', quote: 'USDT' }]);
     expect(list[0]!.fees).toEqual({ USDT: '0.03000001', BTC: '0.000002' });
     expect(formatSummary(list)).toEqual([
-      'summary mm[stopped]: orders=3 fills=2 volume=BTCUSDT 0.003 BTC (90 USDT) fees=0.03000001 USDT 0.000002 BTC pnl=+0.12345679 USDT open=BTCUSDT:+0.003 BTC',
-      'summary perp[failed]: orders=1 fills=2 volume=BTC-PERP-BUSDT 7 contracts (21 BUSDT), BTC-PERP-REV 5 contracts fees=0.01 BUSDT 0.0000001 BTC pnl=0 open=BTC-PERP-BUSDT:-7 contracts',
+      'summary mm[stopped]: orders=3 fills=2 volume=BTCUSDT 0.003 BTC (90.00 USDT) fees=0.03000001 USDT 0.000002 BTC pnl=+0.12345679 USDT open=BTCUSDT:+0.003 BTC',
+      'summary perp[failed]: orders=1 fills=2 volume=BTC-PERP-BUSDT 7 contracts (21.0 BUSDT), BTC-PERP-REV 5 contracts fees=0.01 BUSDT 0.0000001 BTC pnl=0 open=BTC-PERP-BUSDT:-7 contracts',
       'summary idle[stopped]: orders=0 fills=0 volume=0 fees=0 pnl=0 open=none',
-      'summary unattributed[-]: orders=0 fills=1 volume=BTCUSDT 0.5 BTC (15000 USDT) fees=0 pnl=0 open=none',
+      'summary unattributed[-]: orders=0 fills=1 volume=BTCUSDT 0.5 BTC (15000.00 USDT) fees=0 pnl=0 open=none',
     ]);
   });
 });

@@ -55,7 +55,7 @@ const RISK_MEANING: Record<string, string> = {
   contract: 'contract fee rate',
   defaults: 'limits for every symbol not named under risk.symbols, and for keys a symbol leaves out',
   symbols: 'limits by symbol',
-  maxPosition: 'largest position after the order: spot base held, or contracts on one side (MAX_POSITION)',
+  maxPosition: "largest position after the order: spot, the account's whole base balance (what it held before the run included, shared by every strategy: not a strategy's own book); contracts, one side (MAX_POSITION)",
   maxNotional: 'largest position value after the order: quote for spot, margin token for contracts (MAX_NOTIONAL)',
   maxOpenOrders: 'most open orders on the symbol, all strategies together, counting the new one (MAX_OPEN_ORDERS)',
   priceBandPct: 'limit prices must lie within ± this percent of the reference price (PRICE_BAND); default 10 for every symbol, `off` for none',

@@ -43,7 +43,7 @@ const embeddedOptions = z.strictObject({
 
 const strategyEntry = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_]{1,12}$/, 'must be 1-12 letters, digits or _ (it prefixes the strategy\'s clientOrderIds)')
-    .describe('instance id: prefixes its clientOrderIds, names it in logs, status and risk limits'),
+    .describe('instance id, 1-12 letters, digits or _: prefixes its clientOrderIds, names it in logs, status and risk limits'),
   use: z.string().min(1, 'must name a .ts/.js path or an npm package').describe('the plugin: a .ts or .js path relative to this file, or an npm package name'),
   symbols: z.array(z.string().min(1)).min(1, 'must list at least one symbol').describe('symbols the strategy trades and receives market events for'),
   params: z.unknown().optional().describe('the plugin\'s params, validated by its manifest\'s schema'),

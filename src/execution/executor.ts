@@ -29,7 +29,7 @@ import { OrderStore, type ExecutionEvent } from './order-store.ts';
 import { outcomeOf, rateLimitIn, venueCodeOf } from './outcome.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { Reconciler, type ReconcileOptions } from './reconciler.ts';
-import { StrategyBooks } from './strategy-book.ts';
+import { ownSide, StrategyBooks } from './strategy-book.ts';
 import { outsideCloses } from './outside-close.ts';
 import type { ContractPosition } from './portfolio/accounting.ts';
 
@@ -414,9 +414,9 @@ export class OrderExecutor {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
     if (intent.kind === 'replace' && this.notOwner(intent.replaces, intent.strategyId, id)) return id;
     const base = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
-    // A spot close sells only what the strategy's own fills hold.
+    // A close closes only what the strategy's own fills hold on that side (spot holdings are its LONG).
     const snapshot = intent.kind === 'closePosition'
-      ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: this.books.symbol(intent.strategyId, intent.symbol).net } } }
+      ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: ownSide(this.books.symbol(intent.strategyId, intent.symbol), intent.side) } } }
       : base;
     const r = this.o.gate.check(intent, snapshot);
     if (!r.ok) {

@@ -267,6 +267,11 @@ function addSide(acc: HeldSides, inst: Instrument, side: PositionSide, qty: Scal
   acc.net = roundToDecimal(side === 'LONG' ? addScaled(acc.net, qty) : subScaled(acc.net, qty));
 }
 
+/** Returns the quantity a book holds on one side ("0" when none): what the strategy may close there (spot holdings are its LONG). */
+export function ownSide(book: SymbolBook, side: PositionSide): string {
+  return book.sides.find((s) => s.side === side)?.qty ?? '0';
+}
+
 /** Returns the frozen view of `v` at `ref`; its unrealized PnL is figured when first read (most reads want the position only). */
 function viewAt(v: HeldView, inst: Instrument, ref: string | undefined): SymbolBook {
   let unrealized: string | undefined | null = null;

@@ -104,8 +104,10 @@ export function checkSymbolStatus(order: PlaceIntent, inst: Instrument): CheckRe
  * Returns the concrete order a closePosition stands for: spot, a LIMIT IOC SELL of `quantity` or of
  * what the strategy itself holds from its own fills (never more, never the account's other base),
  * rounded down to the step, at `price` or `closeDistancePct` below the last price (NO_PRICE without
- * one); contracts, a SELL_CLOSE (LONG) or BUY_CLOSE (SHORT) of `quantity` or the whole position,
- * LIMIT at `price` when given, else at market. NO_POSITION when nothing is held.
+ * one); contracts, a SELL_CLOSE (LONG) or BUY_CLOSE (SHORT) of `quantity` or of the side the strategy
+ * holds from its own fills (never more, and never more than the account holds: another strategy's
+ * contracts on that side stay open), LIMIT at `price` when given, else at market; the whole account's
+ * side when the snapshot says nothing of the strategy's own. NO_POSITION when nothing is held.
  */
 export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snapshot: PortfolioSnapshot, closeDistancePct = '1'): CheckResult<PlaceIntent> {
   const { strategyId, symbol, clientOrderId, price } = intent;
@@ -122,8 +124,11 @@ export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snap
     }
     return pass({ kind: 'placeSpot', strategyId, symbol, clientOrderId, side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', price: limit, quantity: show(qty) });
   }
-  const held = positionQty(snapshot, symbol, intent.side);
-  if (held.lte(0)) return deny('NO_POSITION', { symbol, side: intent.side, held: show(held) });
+  const account = positionQty(snapshot, symbol, intent.side);
+  const own = snapshot.held?.[strategyId]?.[symbol];
+  const held = own === undefined ? account : Decimal.min(dec(own), account);
+  const qty = intent.quantity === undefined ? held : Decimal.min(dec(intent.quantity), held);
+  if (held.lte(0) || qty.lte(0)) return deny('NO_POSITION', { symbol, side: intent.side, held: show(held) });
   const order: PlaceContractIntent = {
     kind: 'placeContract',
     strategyId,
@@ -132,7 +137,7 @@ export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snap
     side: intent.side === 'LONG' ? 'SELL_CLOSE' : 'BUY_CLOSE',
     orderType: 'LIMIT',
     priceType: price === undefined ? 'MARKET' : 'INPUT',
-    quantity: intent.quantity ?? show(held),
+    quantity: show(qty),
     ...(price === undefined ? {} : { price }),
   };
   return pass(order);

@@ -129,7 +129,7 @@ export interface PortfolioSnapshot {
   readonly prices: Readonly<Record<string, SymbolPrices>>;
   /** Realized plus unrealized PnL since the start of the day, by strategyId (in the strategy's accounting asset). */
   readonly pnlToday: Readonly<Record<string, string>>;
-  /** Spot base each strategy holds from its own fills: strategyId → symbol → quantity (what a spot closePosition may sell). */
+  /** What each strategy holds from its own fills, strategyId → symbol → quantity: spot base, or the contracts of the side a closePosition names (what it may close). */
   readonly held?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 

@@ -218,3 +218,33 @@ describe('portfolio between snapshots, from the stream', () => {
   });
 });
 
+
+describe('closePosition of a contract shared by two strategies', () => {
+  it('closes only the closing strategy\'s own contracts: the other\'s stay open on the venue and in its book', async () => {
+    const symbol = 'BTC-PERP-REV';
+    r = await startRig({}, { reconcile: { everyMs: 0 } }, { userStream: true });
+    const x = r;
+    const counter = (side: 'SELL_OPEN' | 'BUY_OPEN', quantity: string, clientOrderId: string) => x.counter.newContractOrder({
+      clientOrderId, symbol, side, orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity, leverage: '5', timeInForce: 'GTC',
+    });
+    const buy = (strategyId: string, quantity: string) => x.ex.submit({
+      kind: 'placeContract', strategyId, symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'BUY_OPEN',
+      orderType: 'LIMIT', priceType: 'INPUT', price: '30000', quantity, leverage: '5', timeInForce: 'IOC',
+    });
+    const venueLong = async (): Promise<string> => new Decimal((await x.gateway.positions()).find((p) => p.symbol === symbol && p.side === 'LONG')?.position ?? '0').toFixed();
+    const net = (id: string): string => new Decimal(x.ex.books.symbol(id, symbol).net).toFixed();
+    await counter('SELL_OPEN', '17', 'cq-1');
+    const a = buy('a', '10');
+    const b = buy('b', '7');
+    expect(await until(x, () => statusOf(x.ex.order(a)!) === 'FILLED' && statusOf(x.ex.order(b)!) === 'FILLED' && net('a') === '10' && net('b') === '7', 2000, 50)).toBe(true);
+    expect(await venueLong()).toBe('17');
+    await counter('BUY_OPEN', '50', 'cq-2');
+    // At a price: the rig feeds no market data, and a close at market needs the last price for the minimum notional.
+    const close = x.ex.submit({ kind: 'closePosition', strategyId: 'a', symbol, clientOrderId: x.ex.nextClientOrderId(), side: 'LONG', price: '30000' });
+    expect(await until(x, () => x.ex.order(close) !== undefined && statusOf(x.ex.order(close)!) === 'FILLED' && net('a') === '0', 2000, 50)).toBe(true);
+    await x.ex.idle();
+    expect(new Decimal(x.ex.order(close)!.origQty).toFixed()).toBe('10');
+    expect(await venueLong()).toBe('7');
+    expect([net('a'), net('b')]).toEqual(['0', '7']);
+  });
+});

@@ -141,6 +141,17 @@ describe('closePosition', () => {
     expect(near.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 'u', side: 'LONG' }, snap)).toMatchObject({ ok: true, intent: { price: '2992.5' } });
   });
 
+  it('closes only the contracts of the side the strategy holds from its own fills, never another strategy\'s, nor more than the account holds', () => {
+    const shared = (own: string): ReturnType<typeof snapshot> => ({ ...longRev, held: { trend: { [REV.symbol]: own } } });
+    const close = (quantity?: string) => ({ kind: 'closePosition' as const, strategyId: 'trend', symbol: REV.symbol, clientOrderId: 'c', side: 'LONG' as const, ...(quantity === undefined ? {} : { quantity }) });
+    // The account is long 300; this strategy's fills hold 100 of them.
+    expect(gate.check(close(), shared('100'))).toMatchObject({ ok: true, intent: { side: 'SELL_CLOSE', quantity: '100' } });
+    expect(gate.check(close('250'), shared('100'))).toMatchObject({ ok: true, intent: { quantity: '100' } });
+    expect(gate.check(close('40'), shared('100'))).toMatchObject({ ok: true, intent: { quantity: '40' } });
+    expect(gate.check(close(), shared('500'))).toMatchObject({ ok: true, intent: { quantity: '300' } });
+    expect(line(gate.check(close(), shared('0')))).toBe('NO_POSITION: symbol=BTC-PERP-REV side=LONG held=0');
+  });
+
   it('a strategy holding nothing sells nothing, whatever base the account holds', () => {
     const snap = snapshot({ spot: { USDT: { free: '0', locked: '0' }, ETH: { free: '10', locked: '0' } }, held: { other: { ETHUSDT: '3' } } });
     expect(line(gate.check({ kind: 'closePosition', strategyId: 'mm', symbol: 'ETHUSDT', clientOrderId: 's', side: 'LONG' }, snap))).toBe('NO_POSITION: symbol=ETHUSDT side=LONG held=0');

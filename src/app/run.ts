@@ -151,8 +151,8 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
 
     const lines = () => statusLines(views, host.status(), symbolsOf);
     const status = (): string => formatStatus(lines());
-    // The summary reads each strategy's net PnL in its accounting asset.
-    const summary = (): readonly StrategySummary[] => tally.summary(lines().map((l) => ({ ...l, pnl: { [l.pnl.asset]: l.pnl.net } })), instruments);
+    // The summary reads each strategy's net PnL in its accounting asset, and in each asset that has no price to it.
+    const summary = (): readonly StrategySummary[] => tally.summary(lines().map((l) => ({ ...l, pnl: Object.fromEntries([l.pnl, ...l.otherPnl].map((p) => [p.asset, p.net])) })), instruments);
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });

@@ -1,11 +1,11 @@
 /** Read-only views of the executor's books, orders and account: the one a strategy gets (its own book and orders, the account's balances) and the lines of the status. */
 import { Decimal } from '../core/fixed.ts';
-import type { Instrument } from '../model/index.ts';
+import type { BookPnl, Instrument } from '../model/index.ts';
 import type { OrderFeed } from '../execution/order-feed.ts';
 import type { Portfolio } from '../execution/portfolio/portfolio.ts';
 import type { StrategyBooks } from '../execution/strategy-book.ts';
 import type { PortfolioView, StrategyStatus } from '../strategy/index.ts';
-import type { StrategyLine } from './status.ts';
+import type { AssetPnl, StrategyLine } from './status.ts';
 
 /** What the views read. */
 export interface ViewSources {
@@ -46,7 +46,13 @@ export function statusLines(src: ViewSources, strategies: readonly StrategyStatu
       positions.push({ symbol, qty: src.books.symbol(s.id, symbol).net, unit: inst.kind === 'spot' ? inst.baseAsset : 'contracts' });
     }
     const p = src.books.pnl(s.id, symbols, src.accountingAsset?.(s.id));
-    const gross = new Decimal(p.realizedGross).plus(p.unrealized).toFixed();
-    return { id: s.id, state: s.state, openOrders: src.feed.open(s.id).length, positions, pnl: { asset: p.asset, gross, fees: p.fees, net: p.net } };
+    // What cannot be priced in the accounting asset is shown in its own, each asset over the symbols counted in it.
+    const others = p.unconverted.map((asset) => src.books.pnl(s.id, symbols.filter((x) => src.books.symbol(s.id, x).asset === asset), asset));
+    return { id: s.id, state: s.state, openOrders: src.feed.open(s.id).length, positions, pnl: assetPnl(p), otherPnl: others.map(assetPnl) };
   });
+}
+
+/** Returns a book's PnL as a status line shows it: gross is realized before fees plus unrealized. */
+function assetPnl(p: BookPnl): AssetPnl {
+  return { asset: p.asset, gross: new Decimal(p.realizedGross).plus(p.unrealized).toFixed(), fees: p.fees, net: p.net };
 }

@@ -29,4 +29,21 @@ describe('status line', () => {
     // Holding 0.004 − 0.000004 fee = 0.003996 BTC at 11369: unrealized (11400 − 11369) × 0.003996 = 0.123876, fee 0.000004 × 11369 = 0.045476.
     expect(line).toBe('status mm[running] orders=1 pos=+0.003996 BTC gross=+0.123876 fees=0.045476 net=+0.0784 USDT');
   });
+
+  it('shows the PnL of symbols counted in an asset with no price to the accounting asset in that asset, beside the first', () => {
+    const clock = new VirtualClock(1_700_000_000_000);
+    const inst = instruments();
+    const portfolio = new Portfolio(inst);
+    const feed = new OrderFeed(clock, inst);
+    const books = new StrategyBooks(inst, portfolio);
+    const fill = (symbol: string, fee: string, feeAsset: string) => books.apply({
+      tradeId: symbol, orderId: symbol, clientOrderId: `tf-r1-${symbol}`, strategyId: 'tf', account: 'contract', symbol, side: 'BUY_OPEN', price: '30000', qty: '10',
+      fee, feeAsset, maker: false, time: 1, source: 'stream',
+    });
+    // Long 10 of the inverse contract (PnL in TBTC) and 10 of the BUSDT-margined one; no BTCUSDT price converts one into the other.
+    fill('BTC-PERP-REV', '0.0000002', 'TBTC');
+    fill('BTC-PERP-BUSDT', '0.018', 'BUSDT');
+    const lines = statusLines({ portfolio, feed, books, instruments: inst }, [{ id: 'tf', name: 'trend-follower', state: 'running' }], () => ['BTC-PERP-REV', 'BTC-PERP-BUSDT']);
+    expect(formatStatus(lines)).toBe('status tf[running] orders=0 pos=BTC-PERP-REV:+10 contracts,BTC-PERP-BUSDT:+10 contracts gross=0 fees=0.0000002 net=-0.0000002 TBTC, gross=0 fees=0.018 net=-0.018 BUSDT');
+  });
 });

@@ -96,7 +96,7 @@ export interface Metrics {
   readonly startEquity: string;
   readonly endEquity: string;
   readonly netPnl: string;
-  readonly return: number;
+  readonly return: number | null;
   readonly cagr: number | null;
   readonly maxDrawdown: number;
   readonly maxDrawdownAmount: string;
@@ -111,7 +111,7 @@ export interface Metrics {
   readonly expectancy: string | null;
   readonly exposure: number;
   readonly tradedNotional: string;
-  readonly turnover: number;
+  readonly turnover: number | null;
   readonly fees: string;
   readonly fundingPaid: string;
   readonly fundingReceived: string;
@@ -228,7 +228,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const e0 = new Decimal(eq[0]!.equity);
   const e1 = new Decimal(eq[eq.length - 1]!.equity);
   const net = e1.minus(e0);
-  const ret = e0.isZero() ? 0 : net.div(e0).toNumber();
+  const ret = e0.isZero() ? null : net.div(e0).toNumber();
   const years = (end - start) / DAY_MS / ANNUAL_DAYS;
   const cagr = years > 0 && e0.gt(0) && e1.gte(0) ? e1.div(e0).pow(new Decimal(1).div(years)).minus(1).toNumber() : null;
   const dd = maxDrawdown(eq);
@@ -260,7 +260,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
     expectancy: t.count === 0 ? null : grossWin.minus(grossLoss).div(t.count).toDecimalPlaces(12).toString(),
     exposure: exposureOf(input.positions, start, end),
     tradedNotional: notional.toString(),
-    turnover: e0.isZero() ? 0 : notional.div(e0).toNumber(),
+    turnover: e0.isZero() ? null : notional.div(e0).toNumber(),
     fees: fees.toString(),
     fundingPaid: new Decimal(input.fundingPaid).toString(),
     fundingReceived: new Decimal(input.fundingReceived).toString(),

@@ -75,6 +75,12 @@ describe('metrics', () => {
     expect([m.fundingPaid, m.fundingReceived, m.orders, m.cancels]).toEqual(['0.5', '0.25', 7, 3]);
   });
 
+  it('return and turnover are null, not 0, when the run starts with no equity', () => {
+    const m = metrics({ equity: [{ time: noon(0), equity: '0' }, { time: noon(1), equity: '0' }], fills: [{ qty: '1', notional: '100', fee: '0', isMaker: true }] });
+    expect([m.return, m.turnover, m.cagr]).toEqual([null, null, null]);
+    expect(m.netPnl).toBe('0');
+  });
+
   it('round trips run flat to flat, a fill through zero closes one and opens the next with its share of what the fill realized', () => {
     const t = new RoundTrips();
     t.fill('-0.1', '2'); // open fee

@@ -126,7 +126,7 @@ export function metricRows(m: Metrics, d: number, ccy: string): [string, string]
     ['Profit factor', num(m.profitFactor)],
     ['Expectancy', money(m.expectancy, d, ccy)],
     ['Exposure time', pct(m.exposure)],
-    ['Turnover', `${num(m.turnover)}×`],
+    ['Turnover', m.turnover === null ? '–' : `${num(m.turnover)}×`],
     ['Fees', money(m.fees, d, ccy)],
     ['Funding paid / received', `${money(m.fundingPaid, d, ccy)} / ${money(m.fundingReceived, d, ccy)}`],
     ['Fills (maker / taker)', `${m.fills} (${pct(m.makerShare)} / ${pct(m.takerShare)})`],

@@ -6,13 +6,17 @@ import { statusLines } from '../../src/app/views.ts';
 import { applyReport, markUnknown, newOrder, OrderFeed, Portfolio, StrategyBooks } from '../../src/execution/index.ts';
 import { instruments } from '../strategy/helpers.ts';
 
+/** A portfolio, an order feed and the strategy books over the test instruments, on a virtual clock. */
+function parts() {
+  const clock = new VirtualClock(1_700_000_000_000);
+  const inst = instruments();
+  const portfolio = new Portfolio(inst);
+  return { clock, inst, portfolio, feed: new OrderFeed(clock, inst), books: new StrategyBooks(inst, portfolio) };
+}
+
 describe('status line', () => {
   it('counts acknowledged working orders only, and shows the strategy\'s own position and PnL gross, fees and net', () => {
-    const clock = new VirtualClock(1_700_000_000_000);
-    const inst = instruments();
-    const portfolio = new Portfolio(inst);
-    const feed = new OrderFeed(clock, inst);
-    const books = new StrategyBooks(inst, portfolio);
+    const { inst, portfolio, feed, books } = parts();
     feed.on({ fill: (f) => books.apply(f) });
     const order = (id: string) => newOrder({ clientOrderId: id, strategyId: 'mm', account: 'spot', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '11369', origQty: '0.01' });
     // One order the venue acknowledged, one whose placement answer was lost (504): unknown, maybe never placed.
@@ -31,11 +35,7 @@ describe('status line', () => {
   });
 
   it('shows the PnL of symbols counted in an asset with no price to the accounting asset in that asset, beside the first', () => {
-    const clock = new VirtualClock(1_700_000_000_000);
-    const inst = instruments();
-    const portfolio = new Portfolio(inst);
-    const feed = new OrderFeed(clock, inst);
-    const books = new StrategyBooks(inst, portfolio);
+    const { inst, portfolio, feed, books } = parts();
     const fill = (symbol: string, fee: string, feeAsset: string) => books.apply({
       tradeId: symbol, orderId: symbol, clientOrderId: `tf-r1-${symbol}`, strategyId: 'tf', account: 'contract', symbol, side: 'BUY_OPEN', price: '30000', qty: '10',
       fee, feeAsset, maker: false, time: 1, source: 'stream',

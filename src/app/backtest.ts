@@ -306,7 +306,6 @@ function klinesFromTrades(bus: EventBus, host: StrategyHost, markets: readonly R
   bus.subscribe('trade', (ev) => klines.onTrade(ev), { label: 'trade-klines' });
 }
 
-/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 /** The range asked for, and the names to give its bounds in errors (the command line's flag, or the config's key). */
 interface AskedRange {
   readonly from: string | undefined;
@@ -315,6 +314,7 @@ interface AskedRange {
   readonly toKey: string;
 }
 
+/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
   const table = tables.find((t) => files.some((f) => f.table === t));
@@ -326,10 +326,10 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   const t = to !== undefined ? parseTime(to) : Math.max(...base.map((x) => ms(x.lastNs))) + 1;
   if (f === undefined) throw new ConfigError(fromKey, `must be an ISO time or epoch ms, got ${from}`);
   if (t === undefined) throw new ConfigError(toKey, `must be an ISO time or epoch ms, got ${to}`);
-  // A range outside every table the run reads holds nothing to run on.
-  const all = files.filter((x) => tables.includes(x.table));
-  const first = Math.min(...all.map((x) => ms(x.firstNs)));
-  const last = Math.max(...all.map((x) => ms(x.lastNs)));
+  // A range outside every table the run reads (all their data when it reads none of them) holds nothing to run on.
+  const spanned = table === undefined ? base : files.filter((x) => tables.includes(x.table));
+  const first = Math.min(...spanned.map((x) => ms(x.firstNs)));
+  const last = Math.max(...spanned.map((x) => ms(x.lastNs)));
   const held = `the catalog's ${symbols.join(', ')} data runs from ${new Date(first).toISOString()} to ${new Date(last).toISOString()}`;
   if (f > last) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is after the end of the data (${held})`);
   if (t <= first) throw new ConfigError(toKey, `${new Date(t).toISOString()} is not after the start of the data (${held})`);

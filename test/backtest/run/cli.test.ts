@@ -68,6 +68,15 @@ describe('bhtrade backtest', () => {
     errors.length = 0;
     expect(await backtestCommand([EXAMPLE, '--from', '2024-08-09T00:00:00Z'])).toBe(2);
     expect(errors.join('')).toMatch(/--from: 2024-08-09T00:00:00\.000Z is after the end of the data \(the catalog's BTCUSDT data runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
+    // Bar mode on a symbol without klines: the range falls back to its other data and the run says there is nothing to mark equity at.
+    errors.length = 0;
+    const bars = join(tmp(), 'bars.yaml');
+    writeFileSync(bars, [
+      'venue: embedded', 'strategies:', '  - id: tf', `    use: ${resolve(import.meta.dirname, '../../../strategies/trend-follower.ts')}`, '    symbols: [BTCUSD-PERP]',
+      'backtest:', `  data: ${resolve(import.meta.dirname, '../../../backtest/data/binance-samples')}`, '  mode: bars', '  balances: { BTC: "1" }',
+    ].join('\n'));
+    expect(await backtestCommand([bars])).toBe(2);
+    expect(errors.join('')).toMatch(/backtest\.from: no book or trade of BTCUSD-PERP between .*: nothing to mark equity at/);
   }, 60_000);
 
   it('shows progress as one rewritten line on a terminal and as plain lines otherwise', () => {

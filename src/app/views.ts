@@ -3,7 +3,7 @@ import { Decimal } from '../core/fixed.ts';
 import type { BookPnl, Instrument } from '../model/index.ts';
 import type { OrderFeed } from '../execution/order-feed.ts';
 import type { Portfolio } from '../execution/portfolio/portfolio.ts';
-import type { StrategyBooks } from '../execution/strategy-book.ts';
+import { pnlAsset, type StrategyBooks } from '../execution/strategy-book.ts';
 import type { PortfolioView, StrategyStatus } from '../strategy/index.ts';
 import type { AssetPnl, StrategyLine } from './status.ts';
 
@@ -47,7 +47,7 @@ export function statusLines(src: ViewSources, strategies: readonly StrategyStatu
     }
     const p = src.books.pnl(s.id, symbols, src.accountingAsset?.(s.id));
     // What cannot be priced in the accounting asset is shown in its own, each asset over the symbols counted in it.
-    const others = p.unconverted.map((asset) => src.books.pnl(s.id, symbols.filter((x) => src.books.symbol(s.id, x).asset === asset), asset));
+    const others = p.unconverted.map((asset) => src.books.pnl(s.id, symbols.filter((x) => src.instruments.has(x) && pnlAsset(src.instruments.get(x)!) === asset), asset));
     return { id: s.id, state: s.state, openOrders: src.feed.open(s.id).length, positions, pnl: assetPnl(p), otherPnl: others.map(assetPnl) };
   });
 }

@@ -9,7 +9,7 @@ import { Decimal, mulScaled, roundToDecimal, scaled, scaledText } from '../../co
 import type { CatalogIndex } from '../../data/catalog.ts';
 import { replay } from '../../data/replay.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
-import type { Amount } from '../../sim/ledger/amount.ts';
+import { AMOUNT_SCALE, type Amount } from '../../sim/ledger/amount.ts';
 import { BarExchange } from '../bar-exchange.ts';
 import type { Bar } from '../bars.ts';
 import { ContractAccount } from '../exchange/contract-account.ts';
@@ -145,9 +145,9 @@ function contractMarket(inst: SimInstrument, account: ContractAccount, exchange:
     },
     equity: () => account.equity(),
     value: (f) => {
-      // A contract's value in its margin token: inverse qty × multiplier ÷ price, linear qty × multiplier × price; fees are charged in it.
+      // A contract's value in its margin token: inverse qty × multiplier ÷ price (to the ledger's 18 places: a quotient need not end), linear qty × multiplier × price; fees are charged in it.
       const units = new Decimal(f.qty).times(c.contractMultiplier);
-      const notional = c.inverse ? units.div(f.price) : units.times(f.price);
+      const notional = c.inverse ? units.div(f.price).toDecimalPlaces(AMOUNT_SCALE) : units.times(f.price);
       return { notional: notional.toFixed(), fee: f.fee };
     },
     netPosition: () => account.netPosition(),

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/app/backtest.ts';
 import { parseRunConfig, type RunConfigInput } from '../../../src/app/config.ts';
 import { resultFiles } from '../../../src/backtest/index.ts';
+import { Decimal } from '../../../src/core/fixed.ts';
 import { CatalogWriter } from '../../../src/data/catalog.ts';
 import type { Instrument } from '../../../src/data/instruments.ts';
 import { ConvertReport } from '../../../src/data/report.ts';
@@ -176,5 +177,9 @@ describe('bhtrade backtest with contracts', () => {
       expect(f.feeAsset).toBe('BTC');
       expect(Number(f.fee)).toBeCloseTo((0.0005 * 5000) / Number(f.price), 10);
     }
+    // Traded notional in BTC: each fill's 5,000 USD ÷ price to the ledger's 18 places (a quotient that need not end is not shown to 60 digits).
+    const notional = fills.reduce((sum, f) => sum.plus(new Decimal(5000).div(f.price).toDecimalPlaces(18)), new Decimal(0));
+    expect(a.results.metrics.tradedNotional).toBe(notional.toFixed());
+    expect(a.results.metrics.tradedNotional).toMatch(/^0\.\d{1,18}$/);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { basename, extname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
+import { compareDecimal } from '../core/fixed.ts';
 import { ClientOrderIds } from '../core/ids.ts';
 import { createLogger, silentLogger, type Logger } from '../core/logger.ts';
 import type { DestinationStream } from 'pino';
@@ -131,6 +132,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
   for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
+  unfunded(index, traded, bt.balances);
   const range = rangeOf(index, replayed, {
     from: o.from ?? bt.from, to: o.to ?? bt.to, fromKey: o.from !== undefined ? '--from' : 'backtest.from', toKey: o.to !== undefined ? '--to' : 'backtest.to',
   }, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
@@ -338,6 +340,22 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
 }
 
 /** Returns `points` without a point that the next one has the same time as (the final point at the data's end replaces a sample taken there). */
+/**
+ * Throws a ConfigError when a traded symbol could never be traded with the starting balances: a
+ * contract with no balance of its margin asset, a spot pair with neither of its assets. Such a run
+ * would only log a risk denial per order and end with no trade.
+ */
+function unfunded(index: ReturnType<typeof readCatalog>, traded: readonly string[], balances: Readonly<Record<string, string>>): void {
+  const has = (asset: string): boolean => balances[asset] !== undefined && compareDecimal(balances[asset], '0') > 0;
+  const given = Object.entries(balances).filter(([a]) => has(a)).map(([a, v]) => `${a} ${v}`).join(', ') || 'none above 0';
+  for (const symbol of traded) {
+    const inst = index.instruments[symbol]!;
+    if (inst.kind === 'spot' ? has(inst.base) || has(inst.quote) : has(inst.margin)) continue;
+    const needs = inst.kind === 'spot' ? `${inst.base} or ${inst.quote}, the assets of spot ${symbol}` : `${inst.margin}, the margin asset of ${symbol}`;
+    throw new ConfigError('backtest.balances', `no ${needs}: none of its orders could be placed (balances given: ${given})`);
+  }
+}
+
 function lastAtItsTime<T extends { readonly time: number }>(points: T[]): T[] {
   const n = points.length;
   if (n >= 2 && points[n - 2]!.time === points[n - 1]!.time) points.splice(n - 2, 1);

@@ -77,6 +77,11 @@ describe('bhtrade backtest', () => {
     ].join('\n'));
     expect(await backtestCommand([bars])).toBe(2);
     expect(errors.join('')).toMatch(/backtest\.from: no book or trade of BTCUSD-PERP between .*: nothing to mark equity at/);
+    // No balance of a contract's margin asset: nothing could ever be placed, and the run does not start to log one denial per order.
+    errors.length = 0;
+    writeFileSync(bars, readFileSync(bars, 'utf8').replace('mode: bars', 'mode: l2').replace('balances: { BTC: "1" }', 'balances: { USDT: "1000", BTC: "0" }'));
+    expect(await backtestCommand([bars])).toBe(2);
+    expect(errors.join('')).toContain('backtest.balances: no BTC, the margin asset of BTCUSD-PERP: none of its orders could be placed (balances given: USDT 1000)');
   }, 60_000);
 
   it('shows progress as one rewritten line on a terminal and as plain lines otherwise', () => {

@@ -88,9 +88,11 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
     });
     const hasIndex = s.index.files.some((f) => f.table === 'index' && f.symbol === symbol);
     const exchange = exchangeOf(s, inst, account, latency, onReport, !hasIndex);
-    const rates = s.fundingRate === undefined ? await recordedFunding(s.catalog, symbol, s.index) : undefined;
-    // Binance's boundaries (00:00, 08:00, 16:00 UTC), which the recorded rates are for.
-    account.startFunding((start) => s.fundingRate ?? rates?.get(start) ?? '0', 0);
+    const rates = await recordedFunding(s.catalog, symbol, s.index);
+    // The boundaries the recorded rates are for (a recording of this venue: 04:00, 12:00, 20:00 UTC), else Binance's (00:00, 08:00, 16:00 UTC), which the committed samples are.
+    const first = rates.keys().next();
+    const offset = first.done === true ? 0 : ((first.value % FUNDING_INTERVAL_MS) + FUNDING_INTERVAL_MS) % FUNDING_INTERVAL_MS;
+    account.startFunding((start) => s.fundingRate ?? rates.get(start) ?? '0', offset);
     out.push(contractMarket(inst, account, exchange));
   }
   return out;
@@ -103,6 +105,8 @@ function exchangeOf(s: MarketSettings, inst: SimInstrument, account: SpotAccount
   }
   return new BacktestExchange({ clock: s.clock, inst, queue: s.queue, account, latency, onReport, markFromMid });
 }
+
+const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 
 /** Returns the recorded funding rates of a contract by interval start (ms). */
 async function recordedFunding(catalog: string, symbol: string, index: CatalogIndex): Promise<Map<number, string>> {

@@ -112,6 +112,18 @@ describe('bhtrade backtest with contracts', () => {
     expect([fixed.r.results.metrics.fundingPaid, fixed.r.results.metrics.fundingReceived]).toEqual(['0.0006', '0']);
   }, 60_000);
 
+  it('settles funding at the boundaries the recorded rates are for: a recording of this venue pays at 12:00 and 20:00 UTC', async () => {
+    const data = catalog({
+      inst: INVERSE,
+      books: [{ at: D + 60_000, bid: [499_999, 5000], ask: [500_000, 5000] }],
+      marks: Array.from({ length: 23 }, (_, i) => ({ at: D + i * H, price: '50000' })),
+      funding: [{ start: D + 4 * H, rate: '0.0001' }, { start: D + 12 * H, rate: '0.0002' }],
+    });
+    const { r } = await run(data, INVERSE, { side: 'LONG', quantity: '1000', leverage: '10' }, { balances: { BTC: '1' }, fees: { maker: '0', taker: '0' } }, { from: D, to: D + 22 * H });
+    // 2 BTC of position: 2 × 0.0001 at 12:00 and 2 × 0.0002 at 20:00 (at 00:00, 08:00 and 16:00 boundaries no recorded rate would apply and nothing would be paid).
+    expect([r.results.metrics.fundingPaid, r.results.metrics.fundingReceived]).toEqual(['0.0006', '0']);
+  }, 60_000);
+
   it('liquidates an inverse long when the recorded mark reaches its flp, not a tick before', async () => {
     // Long 1000 at 50,000 with leverage 10: margin 0.2 BTC, maintenance 0.5 %.
     // flp = 1000 × 100 × 1.005 / (0.2 + 1000 × 100 / 50000) = 100500 / 2.2 = 45681.818… → 45681.8 (down to the tick).

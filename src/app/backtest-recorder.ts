@@ -11,6 +11,8 @@ import type { RunMarket } from '../backtest/run/markets.ts';
  */
 export const FINISHED_KEPT = 4_096;
 
+const NO_CONTRACT_FIELDS = { priceType: '', triggerPrice: '', leverage: '' } as const;
+
 /** Returns true for the statuses after which the gateway forgets an order in time (an expired one it keeps, and so does the recorder). */
 function finished(status: string): boolean {
   return status === 'FILLED' || status === 'CANCELED' || status === 'REJECTED';
@@ -49,7 +51,8 @@ export class Recorder {
     if (r.status === 'CANCELED' && prev?.row.status !== 'CANCELED') this.cancels++;
     const row: OrderRow = {
       time: prev?.row.time ?? r.time, clientOrderId: r.clientOrderId, orderId: r.orderId, side: r.side, type: r.type,
-      timeInForce: (req.account === 'spot' ? req.timeInForce : req.timeInForce) ?? 'GTC', price: r.price, qty: r.origQty, status: r.status, executedQty: r.executedQty, updateTime: r.time,
+      timeInForce: req.timeInForce ?? 'GTC', price: r.price, qty: r.origQty, status: r.status, executedQty: r.executedQty, updateTime: r.time,
+      ...(req.account === 'contract' ? { priceType: req.priceType, triggerPrice: req.triggerPrice ?? '', leverage: req.leverage ?? '' } : NO_CONTRACT_FIELDS),
     };
     let seq = prev?.seq;
     if (seq === undefined) {

@@ -8,7 +8,7 @@ const report = (id: number, status: OrderReport['status'], time: number): OrderR
   account: 'spot', symbol: 'BTCUSDT', orderId: String(1000 + id), clientOrderId: `c${id}`, status, side: 'BUY', type: 'LIMIT', price: '100', origQty: '1',
   executedQty: status === 'FILLED' ? '1' : '0', avgPrice: '0', time,
 });
-const line = (id: number, status: string, time: number, updated: number): string => `${time},c${id},${1000 + id},BUY,LIMIT,GTC,100,1,${status},${status === 'FILLED' ? '1' : '0'},${updated}`;
+const line = (id: number, status: string, time: number, updated: number): string => `${time},c${id},${1000 + id},BUY,LIMIT,GTC,100,1,${status},${status === 'FILLED' ? '1' : '0'},${updated},,,`;
 
 describe('backtest recorder', () => {
   it('lists orders in placement order with their last report, bounded while they run', () => {

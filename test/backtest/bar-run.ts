@@ -52,6 +52,7 @@ export function barRun(bars: readonly Bar[] = realBars()): BacktestResults {
     orders.push({
       time, clientOrderId: id, orderId: String(1000 + n), side: o.side, type: o.type, timeInForce: 'GTC',
       price: o.priceTicks === undefined ? '0' : new Decimal(o.priceTicks).times(TICK).toString(), qty: qty.toString(), status: 'NEW', executedQty: '0', updateTime: time,
+      priceType: '', triggerPrice: '', leverage: '',
     });
   };
   const finish = (id: string, status: string, time: number, executed: string): void => {

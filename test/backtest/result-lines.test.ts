@@ -12,10 +12,11 @@ describe('result lines', () => {
   it('reads back quoted fields and empty ones as written', () => {
     const row: OrderRow = {
       time: 1, clientOrderId: 'a,"b"', orderId: '', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '1.5', qty: '2', status: 'NEW', executedQty: '0', updateTime: 2,
+      priceType: '', triggerPrice: '', leverage: '',
     };
     const line = orderLine(row);
-    expect(line).toBe('1,"a,""b""",,BUY,LIMIT,GTC,1.5,2,NEW,0,2');
-    expect(csvFields(line)).toEqual(['1', 'a,"b"', '', 'BUY', 'LIMIT', 'GTC', '1.5', '2', 'NEW', '0', '2']);
+    expect(line).toBe('1,"a,""b""",,BUY,LIMIT,GTC,1.5,2,NEW,0,2,,,');
+    expect(csvFields(line)).toEqual(['1', 'a,"b"', '', 'BUY', 'LIMIT', 'GTC', '1.5', '2', 'NEW', '0', '2', '', '', '']);
     expect(csvFields('x,')).toEqual(['x', '']);
     expect(resultsFromLines({ ...barRun(), orders: undefined, fills: undefined } as never, [line], []).orders).toEqual([row]);
   });

@@ -15,6 +15,10 @@ export interface OrderRow {
   readonly executedQty: string;
   /** When it last changed (filled, cancelled, expired, rejected). */
   readonly updateTime: number;
+  /** Contracts: how the price is given (INPUT, OPPONENT, QUEUE, OVER, MARKET), a STOP's trigger, and the leverage asked; empty for spot. */
+  readonly priceType: string;
+  readonly triggerPrice: string;
+  readonly leverage: string;
 }
 
 /** One fill as fills.csv lists it. */

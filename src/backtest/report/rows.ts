@@ -6,7 +6,7 @@
 import { csvFields, csvLine, csvText } from './csv.ts';
 import type { BacktestResults, FillRow, OrderRow } from './results.ts';
 
-export const ORDER_COLUMNS = ['time', 'clientOrderId', 'orderId', 'side', 'type', 'timeInForce', 'price', 'qty', 'status', 'executedQty', 'updateTime'] as const;
+export const ORDER_COLUMNS = ['time', 'clientOrderId', 'orderId', 'side', 'type', 'timeInForce', 'price', 'qty', 'status', 'executedQty', 'updateTime', 'priceType', 'triggerPrice', 'leverage'] as const;
 export const FILL_COLUMNS = ['time', 'orderId', 'clientOrderId', 'side', 'price', 'qty', 'fee', 'feeAsset', 'isMaker'] as const;
 
 /** Returns an order's orders.csv line. */
@@ -20,10 +20,10 @@ export function fillLine(f: FillRow): string {
 }
 
 function orderOf(line: string): OrderRow {
-  const [time, clientOrderId, orderId, side, type, timeInForce, price, qty, status, executedQty, updateTime] = csvFields(line) as [string, ...string[]];
+  const [time, clientOrderId, orderId, side, type, timeInForce, price, qty, status, executedQty, updateTime, priceType, triggerPrice, leverage] = csvFields(line) as [string, ...string[]];
   return {
     time: Number(time), clientOrderId: clientOrderId!, orderId: orderId!, side: side!, type: type!, timeInForce: timeInForce!, price: price!, qty: qty!, status: status!,
-    executedQty: executedQty!, updateTime: Number(updateTime),
+    executedQty: executedQty!, updateTime: Number(updateTime), priceType: priceType!, triggerPrice: triggerPrice!, leverage: leverage!,
   };
 }
 

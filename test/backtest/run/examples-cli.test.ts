@@ -38,6 +38,11 @@ describe('bhtrade backtest examples', () => {
     expect([summary.symbol, summary.currency]).toEqual(['BTCUSD-PERP', 'BTC']);
     expect(r.out).toContain('backtest-perp: BTCUSD-PERP');
     expect(r.out).toMatch(/Fees +0\.000\d+ BTC/);
+    // Each contract order says how its price was given and the leverage it asked (the trend follower: IOC limits at 10×).
+    const orders = readFileSync(join(dir, 'orders.csv'), 'utf8').trim().split('\n');
+    expect(orders[0]).toBe('time,clientOrderId,orderId,side,type,timeInForce,price,qty,status,executedQty,updateTime,priceType,triggerPrice,leverage');
+    expect(orders.length).toBeGreaterThan(1);
+    for (const line of orders.slice(1)) expect(line).toMatch(/,LIMIT,IOC,\d+(\.\d)?,50,\w+,\d+,\d+,INPUT,,10$/);
     // 2 minutes hold no 8-hour boundary: no funding.
     expect(r.out).toContain('Funding paid / received  0.00000000 BTC / 0.00000000 BTC');
   }, 120_000);

@@ -252,6 +252,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     const fillsRead = exec.syncFills();
     await advanceClock(clock, clock.now() + 1_000, history.busy);
     await fillsRead;
+    host.finish();
     sample(end);
   } catch (err) {
     rec.discard();

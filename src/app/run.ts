@@ -171,6 +171,8 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
           if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
           // The last fills reach the summary and the status before the links close.
           await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
+          // Until here the stopped strategies still got their orders' last events (the cancels above, the wind-down's fills).
+          host.finish();
           log.info(status());
           const final = summary();
           for (const [n, line] of formatSummary(final).entries()) log.info({ summary: final[n] }, line);

@@ -60,8 +60,8 @@ export interface StrategyHostOptions {
   readonly denialLogEveryMs?: number;
 }
 
-/** The life of one strategy. */
-export type StrategyState = 'created' | 'running' | 'stopped' | 'failed';
+/** The life of one strategy: `stopping` from its stop until the run's end, while its orders' last events still come. */
+export type StrategyState = 'created' | 'running' | 'stopping' | 'stopped' | 'failed';
 
 /** What the host reports of one strategy. */
 export interface StrategyStatus {
@@ -94,7 +94,10 @@ class Instance {
   state: StrategyState = 'created';
   error: string | undefined;
   handlers: StrategyHandlers = {};
+  /** Its market and account subscriptions, which end at its stop. */
   readonly offs: Unsubscribe[] = [];
+  /** Its own orders' events (onOrder, onFill), which go on after its stop until the host finishes. */
+  readonly orderOffs: Unsubscribe[] = [];
   readonly timers = new Set<TimerHandle>();
   readonly stop$ = new Subject<void>();
   /** Per denial code: when it was last logged and how many were not logged since. */
@@ -104,6 +107,11 @@ class Instance {
 
   get running(): boolean {
     return this.state === 'running' || this.state === 'created';
+  }
+
+  /** Whether its own orders' events reach it: while it runs and while the run winds down after its stop. */
+  get following(): boolean {
+    return this.state === 'running' || this.state === 'stopping';
   }
 }
 
@@ -145,7 +153,11 @@ export class StrategyHost {
     }
   }
 
-  /** Stops every running strategy: timers and subscriptions end, then its `stop` runs (it may cancel its orders). */
+  /**
+   * Stops every running strategy: its timers and market and account events end, then its `stop` runs
+   * (it may cancel or close). It is then `stopping`: its orders' events (onOrder, onFill, onDenied) still
+   * come, so the orders the run's stop cancels and the fills of the wind-down reach it, until finish().
+   */
   async stop(): Promise<void> {
     for (const inst of this.instances) {
       if (inst.state !== 'running') continue;
@@ -155,6 +167,15 @@ export class StrategyHost {
       } catch (e) {
         inst.log.error({ err: e }, 'strategy stop handler threw');
       }
+      if (inst.state === 'running') inst.state = 'stopping';
+    }
+  }
+
+  /** Ends the stopped strategies' order events, at the run's end (after its last reports and fills came in): they are `stopped`. */
+  finish(): void {
+    for (const inst of this.instances) {
+      if (inst.state !== 'stopping') continue;
+      this.detachOrders(inst);
       inst.state = 'stopped';
       inst.log.info('strategy stopped');
     }
@@ -186,7 +207,7 @@ export class StrategyHost {
       submit: this.o.submit,
       denied: (n: DenialNotice) => {
         this.logDenial(inst, n);
-        if (inst.state === 'running') void this.guard(inst, () => inst.handlers.onDenied?.(n));
+        if (inst.following) void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
       running: () => inst.running,
       lookup: {
@@ -278,12 +299,12 @@ export class StrategyHost {
     const src = this.o.orders;
     if (src !== undefined && (h.onOrder !== undefined || h.onFill !== undefined)) {
       const id = inst.spec.id;
-      inst.offs.push(src.follow({
+      inst.orderOffs.push(src.follow({
         order: (v) => {
-          if (v.strategyId === id && h.onOrder !== undefined && inst.state === 'running') this.handle(inst, h.onOrder, v);
+          if (v.strategyId === id && h.onOrder !== undefined && inst.following) this.handle(inst, h.onOrder, v);
         },
         fill: (f) => {
-          if (f.strategyId === id && h.onFill !== undefined && inst.state === 'running') this.handle(inst, h.onFill, f);
+          if (f.strategyId === id && h.onFill !== undefined && inst.following) this.handle(inst, h.onFill, f);
         },
       }));
     }
@@ -312,12 +333,19 @@ export class StrategyHost {
   }
 
   private fail(inst: Instance, err: unknown): void {
-    if (inst.state !== 'running') return;
+    if (!inst.following) return;
+    const wasRunning = inst.state === 'running';
     inst.state = 'failed';
     inst.error = err instanceof Error ? err.message : String(err);
     this.detach(inst);
+    this.detachOrders(inst);
     inst.log.error({ err }, 'strategy threw: stopped; the other strategies go on');
     if (this.o.cancelOnFailure ?? true) this.o.submit({ kind: 'cancelAll', strategyId: inst.spec.id });
+    // A strategy that fails in the wind-down ran its stop already.
+    if (!wasRunning) {
+      this.o.onFailed?.(inst.spec.id, inst.error, err);
+      return;
+    }
     try {
       const r = inst.handlers.stop?.();
       if (r !== undefined) r.catch((e: unknown) => inst.log.error({ err: e }, 'strategy stop handler threw'));
@@ -333,6 +361,11 @@ export class StrategyHost {
     for (const t of [...inst.timers]) t.cancel();
     inst.stop$.next();
     inst.stop$.complete();
+  }
+
+  private detachOrders(inst: Instance): void {
+    this.flushDenials(inst);
+    for (const off of inst.orderOffs.splice(0)) off();
   }
 }
 

@@ -140,6 +140,9 @@ describe('StrategyHost', () => {
     await host.start();
     expect(host.status().map((s) => s.state)).toEqual(['failed', 'running']);
     await host.stop();
+    // Stopping until the run's end: its orders' last events still reach it.
+    expect(host.status().map((s) => s.state)).toEqual(['failed', 'stopping']);
+    host.finish();
     expect(host.status().map((s) => s.state)).toEqual(['failed', 'stopped']);
     expect(sent).toContainEqual({ kind: 'cancelAll', strategyId: 's2', symbol: 'BTCUSDT' });
     expect(() => ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', price: '1', quantity: '1' })).toThrow(/after the strategy stopped/);

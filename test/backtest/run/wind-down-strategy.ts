@@ -1,0 +1,49 @@
+// A test strategy for the run's wind-down: rests a bid 3 % below the book (inside the price band, never reached), sends a marketable IOC in its stop handler, and notes in globalThis.__windDown every order and fill event it gets, and what a place after its stop does.
+import { defineStrategy, z, type DepthSnapshotEvent } from 'bhtrade';
+
+export interface WindDown {
+  events: string[];
+  resting?: string;
+  ioc?: string;
+  placeAfterStop?: string;
+}
+
+export default defineStrategy({
+  manifest: { name: 'wind-down', apiVersion: '1.0', params: z.strictObject({}), streams: { depth: 'snapshot', trades: false } },
+  create(ctx) {
+    const symbol = ctx.symbols[0]!;
+    const g = globalThis as { __windDown?: WindDown };
+    const w: WindDown = (g.__windDown = { events: [] });
+    let book: DepthSnapshotEvent | undefined;
+    let stopped = false;
+    return {
+      onDepthSnapshot(ev) {
+        book = ev;
+        if (w.resting !== undefined) return;
+        const bid = ev.bids[0]?.[0];
+        if (bid === undefined) return;
+        const price = (Math.floor(Number(bid) * 0.97 * 100) / 100).toFixed(2);
+        w.resting = ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', price, quantity: '0.001' });
+      },
+      onOrder(o) {
+        w.events.push(`order ${o.clientOrderId} ${o.status}`);
+        if (stopped && w.placeAfterStop === undefined) {
+          try {
+            ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', price: '1', quantity: '0.001' });
+            w.placeAfterStop = 'placed';
+          } catch (e) {
+            w.placeAfterStop = (e as Error).message;
+          }
+        }
+      },
+      onFill(f) {
+        w.events.push(`fill ${f.clientOrderId} ${f.qty}`);
+      },
+      stop() {
+        stopped = true;
+        const ask = book?.asks[0]?.[0];
+        if (ask !== undefined) w.ioc = ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: ask, quantity: '0.001' });
+      },
+    };
+  },
+});

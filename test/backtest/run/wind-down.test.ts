@@ -1,0 +1,30 @@
+// The end of a backtest: a stopped strategy still gets its orders' last events, the cancel the run's stop sends and the fill of an order its stop handler placed, and no new order after its stop.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBacktest } from '../../../src/app/backtest.ts';
+import { parseRunConfig } from '../../../src/app/config.ts';
+import type { WindDown } from './wind-down-strategy.ts';
+
+const SAMPLE = resolve(import.meta.dirname, '../../../backtest/data/binance-samples');
+
+describe('the end of a backtest', () => {
+  it('delivers the final event of every order and the wind-down\'s fills to the stopped strategy', async () => {
+    const g = globalThis as { __windDown?: WindDown };
+    delete g.__windDown;
+    const config = parseRunConfig({
+      venue: 'embedded',
+      strategies: [{ id: 'wd', use: './wind-down-strategy.ts', symbols: ['BTCUSDT'] }],
+      backtest: { data: SAMPLE, balances: { BTC: '1', USDT: '100000' }, latency: { entry: 20, response: 20 } },
+    });
+    const r = await runBacktest({ config, baseDir: import.meta.dirname }, { from: '2024-08-08T23:54:20Z', to: '2024-08-08T23:54:40Z' });
+    const w = g.__windDown!;
+    expect(w.resting).toBeDefined();
+    expect(w.ioc).toBeDefined();
+    // The resting bid: acknowledged while running, cancelled by the run's stop, and the strategy sees it end.
+    expect(w.events.filter((e) => e.startsWith(`order ${w.resting!} `))).toEqual([`order ${w.resting!} NEW`, `order ${w.resting!} CANCELED`]);
+    // The IOC its stop handler sent fills in the wind-down: its fill, then its final event.
+    expect(w.events.filter((e) => e.includes(w.ioc!))).toEqual([`order ${w.ioc!} NEW`, `fill ${w.ioc!} 0.001`, `order ${w.ioc!} FILLED`]);
+    expect(w.placeAfterStop).toMatch(/wd: place after the strategy stopped/);
+    expect(r.results.metrics.fills).toBe(1);
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 /**
  * Each strategy's own book, kept from its own fills only (the order feed's, once each, in the order
- * they were delivered): per symbol the net position (spot: base bought less sold and less fees paid in
- * the base asset, which are charged to realized PnL at the fill price, by this strategy;
+ * they were delivered): per symbol the net position (spot: base received less sold by this strategy, a
+ * buy's fee paid in the base asset charged to realized PnL at the fill price and never held;
  * contracts: long and short sides), average entry, realized PnL before fees, fees, funding, and
  * unrealized PnL at the current mark (contracts) or last price (spot). Amounts are exact inside and
  * rounded at the edge: quantities to the step, prices to the tick, PnL to the instrument's margin
@@ -23,8 +23,6 @@ interface Book {
   /** Fills delivered and not folded yet, in delivery order (folded on the next read, or by settle() after the delivery). */
   readonly pending: OrderFill[];
   readonly fees: Map<string, Scaled>;
-  /** Spot fees paid in the base asset, by symbol. */
-  readonly baseFees: Map<string, Scaled>;
   fills: number;
   /** Folds so far: the views below were made at one of them. */
   version: number;
@@ -84,7 +82,7 @@ export class StrategyBooks {
   apply(f: OrderFill): void {
     if (!this.instruments.has(f.symbol)) return;
     let b = this.books.get(f.strategyId);
-    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, pending: [], fees: new Map(), baseFees: new Map(), fills: 0, version: 0, views: new Map() }));
+    if (b === undefined) this.books.set(f.strategyId, (b = { state: EMPTY_ACCOUNT, pending: [], fees: new Map(), fills: 0, version: 0, views: new Map() }));
     b.pending.push(f);
     b.fills += 1;
     // Bounded even when nothing settles or reads (a fill adopted by reconciliation outside the stream path).
@@ -104,9 +102,6 @@ export class StrategyBooks {
         feeAsset: f.feeAsset, maker: f.maker, time: f.time,
       };
       b.state = foldFills(b.state, [report], this.instruments).state;
-      // A spot fee paid in the base asset leaves less held; the fold charged its value to realized PnL at the fill price and
-      // keeps the average over the quantities traded, so the average does not depend on the order fills arrived in.
-      if (inst.kind === 'spot' && f.feeAsset === inst.baseAsset) b.baseFees.set(f.symbol, addScaled(b.baseFees.get(f.symbol) ?? SCALED_ZERO, scaled(f.fee, 'fee')));
       b.fees.set(f.symbol, addScaled(b.fees.get(f.symbol) ?? SCALED_ZERO, feeValue(f, inst)));
     }
     b.pending.length = 0;
@@ -148,7 +143,7 @@ export class StrategyBooks {
     const acc: HeldSides = { sides: [], held: [], net: SCALED_ZERO };
     if (inst.kind === 'spot') {
       const inv = s.inventory[symbol];
-      const q = roundToDecimal(subScaled(scaled(inv?.qty ?? '0', 'qty'), b?.baseFees.get(symbol) ?? SCALED_ZERO));
+      const q = scaled(inv?.qty ?? '0', 'qty');
       if (inv !== undefined) addSide(acc, inst, q.units < 0n ? 'SHORT' : 'LONG', q.units < 0n ? negScaled(q) : q, inv.avgPrice);
     } else {
       for (const side of ['LONG', 'SHORT'] as const) {

@@ -1,5 +1,6 @@
 // A strategy's own book as strategies read it on every quote: the same view until a fill or the price moves, then a new one with the new position or unrealized PnL (hand-computed), never a stale one; views are frozen since every reader shares them.
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/fixed.ts';
 import { StrategyBooks } from '../../src/execution/strategy-book.ts';
 import type { OrderFill } from '../../src/model/index.ts';
 import { instruments } from '../strategy/helpers.ts';
@@ -59,6 +60,29 @@ describe('strategy book views', () => {
     const after = b.symbol('mm', 'BTCUSDT');
     expect(after).not.toBe(at10001);
     expect(after).toMatchObject({ net: '1', unrealized: '1' });
+  });
+
+  it('realizes exactly the quote a round trip moved when buys pay their fee in the base asset', () => {
+    prices.set('BTCUSDT', { last: '60000' });
+    const b = books();
+    // Buys receive BTC and pay 0.1 % of it; sells receive USDT and pay 0.1 % of that. Back to flat: 0.00999 + 0.00999 − 0.005 − 0.01498 = 0.
+    const fills = [
+      { ...fill('BUY', '60000', '0.01', '0.00001'), feeAsset: 'BTC' },
+      { ...fill('SELL', '60100', '0.005', '0.3005'), feeAsset: 'USDT' },
+      { ...fill('BUY', '60050', '0.01', '0.00001'), feeAsset: 'BTC' },
+      { ...fill('SELL', '59900', '0.01498', '0.89730200'), feeAsset: 'USDT' },
+    ];
+    const quote = fills.reduce((sum, f) => {
+      const value = new Decimal(f.qty).times(f.price);
+      return f.side === 'BUY' ? sum.minus(value) : sum.plus(value).minus(f.fee);
+    }, new Decimal(0));
+    for (const f of fills) b.apply(f);
+    const flat = b.symbol('mm', 'BTCUSDT');
+    expect(flat).toMatchObject({ net: '0', sides: [], unrealized: '0' });
+    // The account's USDT moved −2.27730200 and its BTC is back where it was: that is the round trip's PnL.
+    expect(quote.toFixed()).toBe('-3.895802');
+    expect(flat.realized).toBe(quote.toFixed());
+    expect(b.pnl('mm', ['BTCUSDT'])).toMatchObject({ realized: '-3.895802', unrealized: '0', net: '-3.895802' });
   });
 
   it('has no unrealized PnL without a price while it holds something', () => {

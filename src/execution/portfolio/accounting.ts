@@ -164,16 +164,19 @@ function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>
   const inv = inventory[f.symbol];
   let held = inv === undefined ? SCALED_ZERO : scaled(inv.qty, 'qty');
   let avg = inv === undefined ? '0' : inv.avgPrice;
-  const signed = buy ? qty : negScaled(qty);
+  // A buy whose fee is taken from the base it receives holds that much less: the fee was charged to realized PnL at the fill
+  // price above, and what is held cost the fill price each, so a round trip back to flat realizes exactly the quote it moved.
+  const got = buy && f.feeAsset === inst.baseAsset ? subScaled(qty, fee) : qty;
+  const signed = buy ? got : negScaled(got);
   if (held.units === 0n || (held.units > 0n) === (signed.units > 0n)) {
     // Arithmetic average cost: (|held| × avg + qty × price) / (|held| + qty).
     const abs = held.units < 0n ? negScaled(held) : held;
     avg = held.units === 0n ? f.price
-      : divideDecimal(scaledText(addScaled(mulScaled(abs, scaled(avg, 'avgPrice')), mulScaled(qty, price))), scaledText(addScaled(abs, qty)));
+      : divideDecimal(scaledText(addScaled(mulScaled(abs, scaled(avg, 'avgPrice')), mulScaled(got, price))), scaledText(addScaled(abs, got)));
     held = addScaled(held, signed);
   } else {
     const long = held.units > 0n;
-    const closing = minScaled(long ? held : negScaled(held), qty);
+    const closing = minScaled(long ? held : negScaled(held), got);
     const pnl = mulScaled(closing, subScaled(price, scaled(avg, 'avgPrice')));
     realized = addScaled(realized, long ? pnl : negScaled(pnl));
     held = addScaled(held, signed);

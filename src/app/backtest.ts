@@ -131,8 +131,21 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const index = readCatalog(catalogDir);
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();
-  for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError('backtest.symbols', `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
+  const keyOf = (symbol: string): string => {
+    for (const [i, s] of cfg.strategies.entries()) {
+      const j = s.symbols.indexOf(symbol);
+      if (j >= 0) return `strategies[${i}].symbols[${j}]`;
+    }
+    return `backtest.symbols[${bt.symbols?.indexOf(symbol) ?? 0}]`;
+  };
+  for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError(keyOf(s), `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
   unfunded(index, traded, bt.balances);
+  if (bt.mode === 'bars') {
+    for (const symbol of traded) {
+      const tables = [...new Set(index.files.filter((f) => f.symbol === symbol).map((f) => f.table))].sort();
+      if (!tables.includes('klines')) throw new ConfigError('backtest.mode', `bars runs on klines, and the catalog holds none of ${symbol} (it holds its ${tables.join(', ') || 'nothing'})`);
+    }
+  }
   const range = rangeOf(index, replayed, {
     from: o.from ?? bt.from, to: o.to ?? bt.to, fromKey: o.from !== undefined ? '--from' : 'backtest.from', toKey: o.to !== undefined ? '--to' : 'backtest.to',
   }, bt.mode === 'bars' ? ['klines'] : ['book_deltas', 'trades', 'klines']);
@@ -336,6 +349,12 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   const held = `the catalog's ${symbols.join(', ')} data runs from ${new Date(first).toISOString()} to ${new Date(last).toISOString()}`;
   if (f > last) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is after the end of the data (${held})`);
   if (t <= first) throw new ConfigError(toKey, `${new Date(t).toISOString()} is not after the start of the data (${held})`);
+  // Before or after everything the catalog holds of the symbols (index and funding included) is no range to run: a time in epoch seconds read as ms lands in 1970.
+  const allFirst = Math.min(...files.map((x) => ms(x.firstNs)));
+  const allLast = Math.max(...files.map((x) => ms(x.lastNs)));
+  const all = `the catalog's data of ${symbols.join(', ')} runs from ${new Date(allFirst).toISOString()} to ${new Date(allLast).toISOString()}`;
+  if (f < allFirst) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is before the start of the data (${all})`);
+  if (t > allLast + 1) throw new ConfigError(toKey, `${new Date(t).toISOString()} is after the end of the data (${all})`);
   if (t <= f) throw new ConfigError(toKey, `must be after ${fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
   return { from: f, to: t };
 }

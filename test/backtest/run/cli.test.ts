@@ -68,7 +68,20 @@ describe('bhtrade backtest', () => {
     errors.length = 0;
     expect(await backtestCommand([EXAMPLE, '--from', '2024-08-09T00:00:00Z'])).toBe(2);
     expect(errors.join('')).toMatch(/--from: 2024-08-09T00:00:00\.000Z is after the end of the data \(the catalog's BTCUSDT data runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
-    // Bar mode on a symbol without klines: the range falls back to its other data and the run says there is nothing to mark equity at.
+    // A traded symbol the catalog lacks is named at the key that gave it.
+    errors.length = 0;
+    const typo = join(tmp(), 'typo.yaml');
+    writeFileSync(typo, readFileSync(EXAMPLE, 'utf8').replace('symbols: [BTCUSDT]', 'symbols: [BTC_USDT]').replace(/data: \.\.\//, `data: ${resolve(import.meta.dirname, '../../..')}/`));
+    expect(await backtestCommand([typo])).toBe(2);
+    expect(errors.join('')).toMatch(/strategies\[0\]\.symbols\[0\]: BTC_USDT is not in the catalog \S+ \(it has BTCUSD-PERP, BTCUSDT, BTCUSDT-PERP\)/);
+    // An epoch time in seconds (read as ms: January 1970) is before everything the catalog holds, and is refused at once.
+    errors.length = 0;
+    expect(await backtestCommand([EXAMPLE, '--from', '1723161256'])).toBe(2);
+    expect(errors.join('')).toMatch(/--from: 1970-01-20T22:39:21\.256Z is before the start of the data \(the catalog's data of BTCUSDT runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
+    errors.length = 0;
+    expect(await backtestCommand([EXAMPLE, '--to', '2030-01-01T00:00:00Z'])).toBe(2);
+    expect(errors.join('')).toContain('--to: 2030-01-01T00:00:00.000Z is after the end of the data');
+    // Bar mode on a symbol without klines: refused before the run, naming the mode and what the catalog holds of it.
     errors.length = 0;
     const bars = join(tmp(), 'bars.yaml');
     writeFileSync(bars, [
@@ -76,7 +89,7 @@ describe('bhtrade backtest', () => {
       'backtest:', `  data: ${resolve(import.meta.dirname, '../../../backtest/data/binance-samples')}`, '  mode: bars', '  balances: { BTC: "1" }',
     ].join('\n'));
     expect(await backtestCommand([bars])).toBe(2);
-    expect(errors.join('')).toMatch(/backtest\.from: no book or trade of BTCUSD-PERP between .*: nothing to mark equity at/);
+    expect(errors.join('')).toContain('backtest.mode: bars runs on klines, and the catalog holds none of BTCUSD-PERP (it holds its book_deltas, funding, trades)');
     // No balance of a contract's margin asset: nothing could ever be placed, and the run does not start to log one denial per order.
     errors.length = 0;
     writeFileSync(bars, readFileSync(bars, 'utf8').replace('mode: bars', 'mode: l2').replace('balances: { BTC: "1" }', 'balances: { USDT: "1000", BTC: "0" }'));

@@ -77,8 +77,8 @@ function meaningOf(s: JsonSchema, path: string): string {
 
 function walk(s: JsonSchema, path: string, required: boolean, rows: Row[]): void {
   if (path !== '') rows.push({ key: path, type: typeOf(s), required: required && s.default === undefined, def: s.default === undefined ? '' : show(s.default), meaning: meaningOf(s, path) });
-  const objectBranch = s.anyOf?.find((b) => b.properties);
-  if (objectBranch) walkProperties(objectBranch, path, rows);
+  // Every object form of a union has its keys listed (backtest.latency.entry: both {min, max} and {base, meanExtra}).
+  for (const branch of s.anyOf ?? []) if (branch.properties) walkProperties(branch, path, rows);
   walkProperties(s, path, rows);
   if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.<name>`, false, rows);
   if (s.items?.properties) walkProperties(s.items, `${path}[]`, rows);
@@ -91,7 +91,8 @@ function walkProperties(s: JsonSchema, path: string, rows: Row[]): void {
 function typeOf(s: JsonSchema): string {
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((e) => JSON.stringify(e)).join(' | ');
-  if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
+  // A union's object forms are told apart by their keys: `number or {min, max} or {base, meanExtra}`.
+  if (s.anyOf) return s.anyOf.map((b) => (b.type === 'object' && b.properties ? `{${Object.keys(b.properties).join(', ')}}` : typeOf(b))).join(' or ');
   if (s.type === 'array') return `list of ${s.items ? typeOf(s.items) : 'any'}`;
   if (s.type === 'object') return s.properties ? 'object' : 'map';
   if (s.type === undefined) return 'any';

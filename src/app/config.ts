@@ -74,13 +74,25 @@ const reconcileOptions = z.strictObject({
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 
+/** The rule of a latency that is none of latencySpec's forms (zod says only "Invalid input"). */
+const LATENCY_FORMS = 'must be a number of ms ≥ 0 without a unit (e.g. 20, not "20ms"), { min, max } (ms, drawn uniformly between) or { base, meanExtra } (ms: base plus an exponential extra of that mean)';
 const latencyMs = z.number().min(0, 'must be ≥ 0 ms');
 const latencySpec = z.union([
   latencyMs,
   z.strictObject({ min: latencyMs.describe('shortest, ms'), max: latencyMs.describe('longest, ms (drawn uniformly between)') }),
   z.strictObject({ base: latencyMs.describe('least, ms'), meanExtra: latencyMs.describe('mean of an exponential extra, ms (a long tail)') }),
 ]);
-const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal written as a string, e.g. "0.001"');
+/**
+ * A decimal of at least 0 written as a string: a number, a number with a unit, "1." or "+1" is not one
+ * (`formatRule`, with an example); a negative decimal is one, and is refused as negative.
+ */
+function nonNegativeDecimal(formatRule: string): z.ZodString {
+  return z.string().superRefine((s, ctx) => {
+    if (!/^-?\d+(\.\d+)?$/.test(s)) ctx.addIssue({ code: 'custom', message: formatRule });
+    else if (s.startsWith('-')) ctx.addIssue({ code: 'custom', message: /[1-9]/.test(s) ? `must not be negative, got ${JSON.stringify(s)}` : `must be written without a minus sign, got ${JSON.stringify(s)}` });
+  });
+}
+const decimalText = nonNegativeDecimal('must be a decimal written as a string, e.g. "0.001"');
 const timeText = z.string().refine((s) => parseTime(s) !== undefined, 'must be an ISO time such as "2024-08-08T23:55:00Z" or epoch ms');
 
 /** Returns the epoch ms of an ISO time (a Z or offset, or UTC when absent) or of a whole number of epoch ms; undefined when it is neither. */
@@ -104,7 +116,7 @@ const backtestOptions = z.strictObject({
     taker: decimalText.default('0.001').describe('taker fee rate'),
   }).prefault({}).describe('fee rates'),
   latency: z.strictObject({
-    entry: latencySpec.default(20).describe('ms from an order or cancel leaving the bot to the exchange acting on it: a number, {min, max} or {base, meanExtra}'),
+    entry: latencySpec.default(20).describe('ms from an order or cancel leaving the bot to the exchange acting on it: a number of ms (20; no unit), {min, max} (drawn uniformly between) or {base, meanExtra} (base plus an exponential extra)'),
     response: latencySpec.default(20).describe('ms from the exchange acting to its report reaching the bot (same forms)'),
   }).prefault({}).describe('order latencies, drawn from the seeded generator'),
   queue: z.discriminatedUnion('model', [
@@ -120,7 +132,7 @@ const backtestOptions = z.strictObject({
   equityEvery: duration.prefault('1s').describe('how often equity is sampled for equity.csv, the metrics and the report'),
 }).describe('`bhtrade backtest`: the recorded data, account and exchange model the config is backtested with (ignored by `bhtrade run`)');
 
-const feeRate = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal fraction written as a string, e.g. "0.001"');
+const feeRate = nonNegativeDecimal('must be a decimal fraction written as a string, e.g. "0.001"');
 const feeRates = z.strictObject({
   maker: feeRate.describe('maker fee, a fraction of the traded value'),
   taker: feeRate.describe('taker fee, a fraction of the traded value'),
@@ -183,5 +195,6 @@ function unionMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_union' && issue.path.length === 1 && issue.path[0] === 'venue') {
     return 'must be `embedded` or { rest, ws, apiKey, secret }';
   }
+  if (issue.code === 'invalid_union' && issue.path.length === 3 && issue.path[0] === 'backtest' && issue.path[1] === 'latency') return LATENCY_FORMS;
   return issue.message;
 }

@@ -5,7 +5,7 @@ import { BhError } from '../core/errors.ts';
 import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { argsAndConfig, configAndOptions, timeOption } from './load-config.ts';
+import { argsAndConfig, checkCatalog, configAndOptions, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
 import { RunLog } from '../app/run-log.ts';
 import { sweepCommand } from './sweep.ts';
@@ -74,6 +74,9 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const start = argsAndConfig('backtest', argv, parseBacktestArgs, USAGE);
   if (start === 2) return 2;
   const { args, loaded } = start;
+  // A --data folder (or backtest.data) that is not a catalog is bad usage (exit 2), found before any run starts
+  // (a sweep's combinations may set backtest.data themselves: only its --data is checked here).
+  if ((args.data !== undefined || args.sweep === undefined) && checkCatalog('backtest', loaded, args.data, args.config) === 2) return 2;
   if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep });
   const dir = args.out ?? defaultResultsDir(args.config, new Date());
   const progress = new Progress(stderr);

@@ -1,6 +1,10 @@
 /** The start every config-driven command shares: its arguments parsed, then the config file loaded, each failure a message and exit code 2. */
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { stderr } from 'node:process';
 import { loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
+import { ConfigError } from '../core/errors.ts';
+import { CATALOG_FILE, readCatalog } from '../data/catalog.ts';
 
 /** Returns the parsed arguments and the loaded config, or 2 after writing what was wrong (with the usage for bad arguments). */
 export function argsAndConfig<A extends { readonly config: string }>(
@@ -16,9 +20,74 @@ export function argsAndConfig<A extends { readonly config: string }>(
   try {
     return { args, loaded: loadRunConfig(args.config, process.env) };
   } catch (e) {
-    stderr.write(`bhtrade ${command}: ${args.config}: ${(e as Error).message}\n`);
+    stderr.write(`bhtrade ${command}: ${configErrorText(args.config, e)}\n`);
     return 2;
   }
+}
+
+/**
+ * Returns the text of an error loading the config `file`: one about the file itself (it cannot be read,
+ * it is not YAML) already starts with its path, and says why it cannot be read; one about a key is
+ * prefixed with the path.
+ */
+function configErrorText(file: string, e: unknown): string {
+  if (!(e instanceof ConfigError) || e.path !== file) return `${file}: ${(e as Error).message}`;
+  return fileErrorText(e);
+}
+
+/** Returns the message of `e`, followed by why the file could not be read when it is a ConfigError a file system call caused (`/x.yaml: cannot be read: no such file`). */
+export function fileErrorText(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (!(e instanceof ConfigError) || !(e.cause instanceof Error) || (e.cause as NodeJS.ErrnoException).code === undefined) return message;
+  return `${message}: ${fileProblem(e.cause)}`;
+}
+
+/** Returns why a file system call failed, in words (`no such file`), from its Node error; undefined for anything else. */
+function fileProblem(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT': return 'no such file';
+    case 'EISDIR': return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM': return 'permission denied';
+    case 'ENOTDIR': return 'a part of the path is not a folder';
+    default: return err.message;
+  }
+}
+
+/**
+ * Returns why the catalog folder `dir` (from --data, or the config's backtest.data) cannot be replayed:
+ * it does not exist, is not a folder, or holds no valid catalog.json; undefined when it can be.
+ */
+export function catalogProblem(dir: string): string | undefined {
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : fileProblem(e);
+  }
+  if (!st.isDirectory()) return 'is not a folder';
+  if (!existsSync(join(dir, CATALOG_FILE))) return `is not a catalog: it holds no ${CATALOG_FILE} (make one with \`npx bhtrade data convert RAW... --out CATALOG\`)`;
+  try {
+    readCatalog(dir);
+  } catch (e) {
+    return `is not a valid catalog: ${(e as Error).message}`;
+  }
+  return undefined;
+}
+
+/**
+ * Returns 2 after writing what is wrong with the catalog a config-driven command would replay (`data`, the
+ * --data option, else the config's backtest.data, relative to its folder); undefined when it can be read.
+ */
+export function checkCatalog(command: string, loaded: LoadedConfig, data: string | undefined, configPath: string): 2 | undefined {
+  const dir = data !== undefined ? resolve(data) : resolve(loaded.baseDir, loaded.config.backtest.data);
+  const problem = catalogProblem(dir);
+  if (problem === undefined) return undefined;
+  const what = data !== undefined ? `--data ${data}` : `${configPath}: backtest.data ${loaded.config.backtest.data} (${dir})`;
+  stderr.write(`bhtrade ${command}: ${what}: ${problem}\n`);
+  return 2;
 }
 
 /** Returns the CONFIG argument a command takes once: `a` when it is the first positional argument; throws for an unknown option or a second one. */

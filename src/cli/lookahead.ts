@@ -2,7 +2,7 @@
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { DEFAULT_POINTS, runLookahead, type LookaheadFinding, type LookaheadReport } from '../app/lookahead/run.ts';
-import { argsAndConfig, configAndOptions, timeOption } from './load-config.ts';
+import { argsAndConfig, checkCatalog, configAndOptions, timeOption } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade lookahead CONFIG [--points N] [--data CATALOG] [--from T] [--to T]\n';
 
@@ -55,6 +55,7 @@ export async function lookaheadCommand(argv: readonly string[]): Promise<number>
   const start = argsAndConfig('lookahead', argv, parseLookaheadArgs, USAGE);
   if (start === 2) return 2;
   const { args, loaded } = start;
+  if (checkCatalog('lookahead', loaded, args.data, args.config) === 2) return 2;
   let report: LookaheadReport;
   try {
     report = await runLookahead(loaded, {

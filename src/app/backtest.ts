@@ -331,6 +331,8 @@ interface AskedRange {
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
+const DAY_MS = 86_400_000;
+
 function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
   const table = tables.find((t) => files.some((f) => f.table === t));
@@ -349,12 +351,13 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   const held = `the catalog's ${symbols.join(', ')} data runs from ${new Date(first).toISOString()} to ${new Date(last).toISOString()}`;
   if (f > last) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is after the end of the data (${held})`);
   if (t <= first) throw new ConfigError(toKey, `${new Date(t).toISOString()} is not after the start of the data (${held})`);
-  // Before or after everything the catalog holds of the symbols (index and funding included) is no range to run: a time in epoch seconds read as ms lands in 1970.
+  // More than a day before or after everything the catalog holds of the symbols (index and funding included) is no range to run but a
+  // mistake (a time in epoch seconds read as ms lands in 1970); a start at midnight of the data's first day is a common choice.
   const allFirst = Math.min(...files.map((x) => ms(x.firstNs)));
   const allLast = Math.max(...files.map((x) => ms(x.lastNs)));
   const all = `the catalog's data of ${symbols.join(', ')} runs from ${new Date(allFirst).toISOString()} to ${new Date(allLast).toISOString()}`;
-  if (f < allFirst) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is before the start of the data (${all})`);
-  if (t > allLast + 1) throw new ConfigError(toKey, `${new Date(t).toISOString()} is after the end of the data (${all})`);
+  if (f < allFirst - DAY_MS) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is more than a day before the start of the data (${all})`);
+  if (t > allLast + 1 + DAY_MS) throw new ConfigError(toKey, `${new Date(t).toISOString()} is more than a day after the end of the data (${all})`);
   if (t <= f) throw new ConfigError(toKey, `must be after ${fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
   return { from: f, to: t };
 }

@@ -77,10 +77,10 @@ describe('bhtrade backtest', () => {
     // An epoch time in seconds (read as ms: January 1970) is before everything the catalog holds, and is refused at once.
     errors.length = 0;
     expect(await backtestCommand([EXAMPLE, '--from', '1723161256'])).toBe(2);
-    expect(errors.join('')).toMatch(/--from: 1970-01-20T22:39:21\.256Z is before the start of the data \(the catalog's data of BTCUSDT runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
+    expect(errors.join('')).toMatch(/--from: 1970-01-20T22:39:21\.256Z is more than a day before the start of the data \(the catalog's data of BTCUSDT runs from \S+ to 2024-08-08T23:56:12\.\d{3}Z\)/);
     errors.length = 0;
     expect(await backtestCommand([EXAMPLE, '--to', '2030-01-01T00:00:00Z'])).toBe(2);
-    expect(errors.join('')).toContain('--to: 2030-01-01T00:00:00.000Z is after the end of the data');
+    expect(errors.join('')).toContain('--to: 2030-01-01T00:00:00.000Z is more than a day after the end of the data');
     // Bar mode on a symbol without klines: refused before the run, naming the mode and what the catalog holds of it.
     errors.length = 0;
     const bars = join(tmp(), 'bars.yaml');

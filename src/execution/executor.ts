@@ -11,6 +11,12 @@
  * (timeout, 5xx, 504, 429 after sending): settled by getOrder on the same clientOrderId, and marked
  * never-placed only when the venue still says -2013 after `settle.windowMs` and `settle.checks` checks
  * on the clock. An order is never sent again under a new clientOrderId.
+ *
+ * A cancel or replace names a working order of its strategy: one the executor does not hold is refused
+ * (UNKNOWN_ORDER), another strategy's too (NOT_OWNER), and a replace of a finished one (ORDER_FINISHED).
+ * A replacement is held in the queue until the order it replaces has ended: sent when that order ends
+ * CANCELED (or REJECTED: it never reached the book), dropped as never placed (REJECTED, with an
+ * ORDER_FINISHED denial) when it ended FILLED first, so a replace that races a fill never buys twice.
  */
 import type { EventBus } from '../bus/index.ts';
 import type { Clock, TimerHandle } from '../core/clock.ts';
@@ -173,6 +179,13 @@ export class OrderExecutor {
   /** Fills the feed delivered to strategies and the executor's readers have not heard of yet (emptied by afterDelivery, in the same call). */
   private readonly delivered: OrderFill[] = [];
   private stopped = false;
+  /**
+   * Replacements held in the queue until the order they replace has ended (new clientOrderId → the one it
+   * replaces): sent once that order is CANCELED or REJECTED, dropped (ORDER_FINISHED) when it FILLED before
+   * the cancel reached it. At most one entry per queued placement.
+   */
+  private readonly held = new Map<string, string>();
+  private releaseQueued = false;
 
   constructor(private readonly o: ExecutorOptions) {
     this.store = new OrderStore(o.clock, o.history);
@@ -207,6 +220,11 @@ export class OrderExecutor {
       if (ev.type !== 'order') return;
       this.feed.onOrder(ev.order);
       if (!isTerminal(ev.order.phase)) return;
+      // An order ended: the replacements it held are released or dropped once this change is delivered (never inside a submit).
+      if (this.held.size > 0 && !this.releaseQueued) {
+        this.releaseQueued = true;
+        queueMicrotask(() => this.releaseHeld());
+      }
       // A settled order is never queried again: what settling it needed is forgotten, after the delivery of a stream report.
       if (this.streaming) this.settled.push(ev.order.clientOrderId);
       else this.forget(ev.order.clientOrderId);
@@ -298,7 +316,8 @@ export class OrderExecutor {
   submit(intent: OrderIntent): string {
     switch (intent.kind) {
       case 'cancel':
-        if (this.notOwner(intent.clientOrderId, intent.strategyId)) return intent.clientOrderId;
+        // A finished order of its own passes (a no-op: its final report came or is coming); one it never placed is refused.
+        if (this.refusedTarget(intent.clientOrderId, intent.strategyId, intent.clientOrderId, false)) return intent.clientOrderId;
         this.cancel(intent.clientOrderId);
         return intent.clientOrderId;
       case 'cancelAll':
@@ -401,18 +420,38 @@ export class OrderExecutor {
     });
   }
 
-  /** Refuses (NOT_OWNER) an order of another strategy: a strategy may cancel or replace only its own. Returns true when refused. */
-  private notOwner(clientOrderId: string, strategyId: string, newId = clientOrderId): boolean {
-    const owner = this.store.get(clientOrderId)?.strategyId;
-    if (owner === undefined || owner === strategyId) return false;
-    const denial = { code: 'NOT_OWNER', values: { clientOrderId, strategy: strategyId } };
-    this.store.emit({ type: 'denied', clientOrderId: newId, strategyId, denial, text: `NOT_OWNER: clientOrderId=${clientOrderId} strategy=${strategyId}` });
-    return true;
+  /**
+   * Refuses a cancel's or a replace's target that is not the strategy's working order, as a denial of `newId`:
+   * UNKNOWN_ORDER when the executor holds no such order (never placed in this run, or finished and gone from
+   * the history), NOT_OWNER when it is another strategy's, and with `finished`, ORDER_FINISHED when it has
+   * ended (a replace of it would only place a second order). Returns true when refused.
+   */
+  private refusedTarget(clientOrderId: string, strategyId: string, newId: string, finished: boolean): boolean {
+    const ord = this.store.get(clientOrderId);
+    if (ord === undefined) {
+      this.deny(newId, strategyId, 'UNKNOWN_ORDER', { clientOrderId, strategy: strategyId });
+      return true;
+    }
+    if (ord.strategyId !== strategyId) {
+      this.deny(newId, strategyId, 'NOT_OWNER', { clientOrderId, strategy: strategyId });
+      return true;
+    }
+    if (finished && isTerminal(ord.phase)) {
+      this.deny(newId, strategyId, 'ORDER_FINISHED', { clientOrderId, status: ord.phase });
+      return true;
+    }
+    return false;
+  }
+
+  /** Tells the executor's readers of its own refusal of `clientOrderId`, with the `CODE: key=value` line. */
+  private deny(clientOrderId: string, strategyId: string, code: string, values: Readonly<Record<string, string>>): void {
+    const text = `${code}: ${Object.entries(values).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+    this.store.emit({ type: 'denied', clientOrderId, strategyId, denial: { code, values }, text });
   }
 
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
-    if (intent.kind === 'replace' && this.notOwner(intent.replaces, intent.strategyId, id)) return id;
+    if (intent.kind === 'replace' && this.refusedTarget(intent.replaces, intent.strategyId, id, true)) return id;
     const base = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
     // A close closes only what the strategy's own fills hold on that side (spot holdings are its LONG).
     const snapshot = intent.kind === 'closePosition'
@@ -425,7 +464,13 @@ export class OrderExecutor {
     }
     const out = r.intent;
     if (out.kind === 'replace') {
+      // A replacement of a replacement still held waits for what that one waited for (its cancel below only drops it from the queue).
+      const before = this.held.get(out.replaces);
       this.cancel(out.replaces);
+      // The replacement waits for the old order's end: sent when it is cancelled, dropped when it filled first.
+      const old = this.store.get(out.replaces);
+      const waitFor = old !== undefined && !isTerminal(old.phase) ? out.replaces : before;
+      if (waitFor !== undefined) this.held.set(out.order.clientOrderId, waitFor);
       this.place(out.order);
     } else if (out.kind === 'placeSpot' || out.kind === 'placeContract') {
       this.place(out);
@@ -441,6 +486,32 @@ export class OrderExecutor {
     });
     this.store.put(ord, 'local');
     this.enqueue({ kind: 'place', clientOrderId: p.clientOrderId, req });
+  }
+
+  /**
+   * Sends the held replacements whose old order was cancelled (or rejected: it never rested), and drops, as
+   * REJECTED (not placed) with an ORDER_FINISHED denial, those whose old order FILLED: the strategy's replace
+   * raced a fill it had not heard of yet. Runs on a microtask after an order ended.
+   */
+  private releaseHeld(): void {
+    this.releaseQueued = false;
+    for (const [id, replaces] of this.held) {
+      const mine = this.store.get(id);
+      if (mine === undefined || isTerminal(mine.phase)) {
+        this.held.delete(id); // cancelled by its strategy meanwhile
+        continue;
+      }
+      const old = this.store.get(replaces);
+      if (old !== undefined && !isTerminal(old.phase)) continue;
+      this.held.delete(id);
+      if (old !== undefined && old.phase !== 'FILLED') continue;
+      const at = this.queue.findIndex((c) => c.kind === 'place' && c.clientOrderId === id);
+      if (at >= 0) this.queue.splice(at, 1);
+      const status = old?.phase ?? 'UNKNOWN';
+      this.store.put(markRejected(mine, 'not-placed', `ORDER_FINISHED: clientOrderId=${replaces} status=${status}`), 'local');
+      this.deny(id, mine.strategyId, 'ORDER_FINISHED', { clientOrderId: replaces, status });
+    }
+    this.pump();
   }
 
   private cancelReport(r: OrderReport): void {
@@ -483,6 +554,7 @@ export class OrderExecutor {
         const c = this.queue[i]!;
         const id = orderOf(c);
         if (c.kind !== 'place' && id !== undefined && this.inFlight.has(id)) continue;
+        if (c.kind === 'place' && this.held.has(c.clientOrderId)) continue;
         const ms = this.budget.waitFor(costOf(c, this.accountOf(c)), now);
         if (ms > 0) {
           wait = Math.min(wait, ms);
@@ -503,7 +575,9 @@ export class OrderExecutor {
         if (this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
       });
     }
-    if (this.queue.length > 0 && this.running === 0 && wait === Infinity) wait = this.settle.everyMs;
+    // A held replacement waits for an order's end, not for the clock.
+    const waiting = this.held.size === 0 ? this.queue.length : this.queue.filter((c) => c.kind !== 'place' || !this.held.has(c.clientOrderId)).length;
+    if (waiting > 0 && this.running === 0 && wait === Infinity) wait = this.settle.everyMs;
     if (this.queue.length > 0 && wait < Infinity) this.timer = this.o.clock.setTimeout(() => this.pump(), wait);
   }
 

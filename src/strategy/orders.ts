@@ -24,7 +24,8 @@ export function createOrderApi(d: OrderApiDeps): OrderApi {
   const send = (intent: StrategyIntent): void => {
     const r = d.submit(intent);
     if (!r.ok) {
-      const notice: DenialNotice = { intent, code: r.code, text: r.text };
+      const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.kind === 'cancelAll' ? undefined : intent.clientOrderId;
+      const notice: DenialNotice = id === undefined ? { intent, code: r.code, text: r.text } : { intent, code: r.code, text: r.text, clientOrderId: id };
       queueMicrotask(() => d.denied(notice));
     }
   };

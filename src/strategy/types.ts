@@ -91,8 +91,15 @@ export type SubmitIntent = (intent: StrategyIntent) => SubmitResult;
 /** A local refusal of one of the strategy's intents, delivered to `onDenied`. */
 export interface DenialNotice {
   readonly intent: StrategyIntent;
+  /** The refusal's code, e.g. `ORDER_RATE`, `NOT_OWNER`, `UNKNOWN_ORDER`, `ORDER_FINISHED`. */
   readonly code: string;
+  /** The `CODE: key=value …` line. */
   readonly text: string;
+  /**
+   * The clientOrderId the refused call is about: the one `place`, `replace` or `closePosition` returned
+   * (no order was sent under it), or for `cancel` the id it asked to cancel; absent for `cancelAll`.
+   */
+  readonly clientOrderId?: string;
 }
 
 /** An order of the strategy as it stands (the same shape `onOrder` receives). */

@@ -168,6 +168,7 @@ export class ContractAccount implements ExchangeAccount {
       mark: () => this.mark,
     }, {
       ...(offsetMs === undefined ? {} : { offsetMs }),
+      afterInstant: true,
       onSettled: (_symbol, result) => {
         for (const p of result.payments) {
           if (p.accountId !== this.accountId) continue;

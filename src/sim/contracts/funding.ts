@@ -119,15 +119,23 @@ export class FundingSchedule {
   private readonly intervalMs: number;
   private readonly offsetMs: number;
   private readonly onSettled: ((symbol: string, result: FundingResult, record: FundingRecord) => void) | undefined;
+  private readonly afterInstant: boolean;
 
   constructor(
     private readonly clock: Clock,
     private readonly positions: Positions,
     private readonly indexes: IndexPrices,
     private readonly sources: FundingSources,
-    opts: { intervalMs?: number; offsetMs?: number; onSettled?: (symbol: string, result: FundingResult, record: FundingRecord) => void } = {},
+    opts: {
+      intervalMs?: number;
+      offsetMs?: number;
+      onSettled?: (symbol: string, result: FundingResult, record: FundingRecord) => void;
+      /** Settle after whatever else the clock runs at the boundary's instant (a bar's close there moves the mark first). */
+      afterInstant?: boolean;
+    } = {},
   ) {
     this.onSettled = opts.onSettled;
+    this.afterInstant = opts.afterInstant ?? false;
     this.intervalMs = opts.intervalMs ?? FUNDING_INTERVAL_MS;
     this.offsetMs = opts.offsetMs ?? FUNDING_OFFSET_MS;
   }
@@ -146,9 +154,11 @@ export class FundingSchedule {
   start(): void {
     if (this.timer) return;
     const first = this.nextFundingTime() - this.clock.now();
+    // A timer set at the instant runs after the ones already due then (the clock keeps their order).
+    const settle = this.afterInstant ? (): void => void this.clock.setTimeout(() => this.settleAll(), 0) : (): void => void this.settleAll();
     this.timer = this.clock.setTimeout(() => {
-      this.settleAll();
-      this.timer = this.clock.setInterval(() => this.settleAll(), this.intervalMs);
+      settle();
+      this.timer = this.clock.setInterval(settle, this.intervalMs);
     }, first);
   }
 

@@ -73,6 +73,21 @@ describe('bhtrade backtest in bar mode', () => {
     expect(r.results.equity.find((e) => e.time === D + 2 * H)?.equity).toBe('1005.898');
   }, 60_000);
 
+  it('settles funding at a boundary at the mark of the bar that closes there (its close, not its last extreme)', async () => {
+    const flat: [number, number, number, number] = [1060, 1065, 1055, 1060];
+    // Bars 0 to 3 give the strategy its long of 3 (as above); the 07:00 bar runs 106 → 110 → 100 → 108 and closes at 08:00, a funding boundary.
+    const data = klines([[1000, 1010, 990, 1000], [1000, 1040, 975, 1030], [1060, 1070, 1055, 1060], flat, flat, flat, flat, [1060, 1100, 1000, 1080], [1080, 1085, 1075, 1080]]);
+    const config = parseRunConfig({
+      venue: 'embedded',
+      strategies: [{ id: 'bars', use: './bar-strategy.ts', symbols: ['BTCUSDT-PERP'] }],
+      risk: { symbols: { 'BTCUSDT-PERP': { maxPosition: '10', priceBandPct: '50' } } },
+      backtest: { data, balances: { USDT: '1000' }, fees: { maker: '0', taker: '0' }, latency: { entry: 0, response: 0 }, funding: { rate: '0.001' } },
+    });
+    const r = await runBacktest({ config, baseDir: import.meta.dirname });
+    // A long of 3 × 1 BTC at the 08:00 mark of 108 pays 3 × 108 × 0.001 (at the bar's low of 100 it would be 0.3).
+    expect([r.results.metrics.fundingPaid, r.results.metrics.fundingReceived]).toEqual(['0.324', '0']);
+  }, 60_000);
+
   it('runs the committed example (the trend follower on 6 weeks of real hourly BTCUSDT klines) byte-identically', async () => {
     const path = resolve(ROOT, 'config/backtest-bars.yaml');
     const loaded = loadRunConfig(path, {});

@@ -88,13 +88,23 @@ export function failureText(f: StrategyFailure): string {
   return `strategy ${f.id} threw at ${new Date(f.time).toISOString()} (simulated) and was stopped: ${f.error}${f.at === undefined ? '' : `\n  ${f.at}`}`;
 }
 
+/** bhtrade's own sources: a frame there is where bhtrade refused what the strategy asked, not the strategy's line. */
+const OWN_SOURCES = resolve(import.meta.dirname, '..');
+
+/** Returns the stack frame that points at the strategy's own code: the first outside bhtrade, node and node_modules (else the first frame). */
+function throwingFrame(e: Error): string | undefined {
+  const frames = (e.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('at '));
+  const foreign = frames.find((l) => !l.includes(OWN_SOURCES) && !l.includes('node_modules') && !l.includes('node:'));
+  return foreign ?? frames[0];
+}
+
 /** A strategy that threw during a backtest: stopped there, its orders cancelled, the others went on. */
 export interface StrategyFailure {
   readonly id: string;
   readonly error: string;
   /** Simulated time of the throw, epoch ms. */
   readonly time: number;
-  /** The stack's first frame, where it has one. */
+  /** The stack's first frame in the strategy's own code (else its first frame), where it has one. */
   readonly at?: string;
 }
 
@@ -203,7 +213,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
     onFailed: (id, error, thrown) => {
-      const at = thrown instanceof Error ? thrown.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim() : undefined;
+      const at = thrown instanceof Error ? throwingFrame(thrown) : undefined;
       failed.push({ id, error, time: clock.now(), ...(at === undefined ? {} : { at }) });
     },
   });

@@ -20,12 +20,12 @@ afterEach(() => {
 });
 
 /** Writes a config running the thrower on the sample's BTCUSDT for 20 s; returns its path. */
-function config(dir: string, failAt: number, extra = ''): string {
+function config(dir: string, failAt: number, extra = '', badSide = false): string {
   const path = join(dir, 'thrower.yaml');
   writeFileSync(path, [
     'venue: embedded',
     'strategies:',
-    `  - { id: boom, use: ${JSON.stringify(resolve(import.meta.dirname, 'throw-strategy.ts'))}, symbols: [BTCUSDT], params: { failAt: ${failAt} } }`,
+    `  - { id: boom, use: ${JSON.stringify(resolve(import.meta.dirname, 'throw-strategy.ts'))}, symbols: [BTCUSDT], params: { failAt: ${failAt}, badSide: ${badSide} } }`,
     `backtest: { data: ${JSON.stringify(SAMPLE)}, from: "2024-08-08T23:54:14Z", to: "2024-08-08T23:54:34Z", balances: { BTC: "1", USDT: "1000" } }`,
     extra,
   ].join('\n'));
@@ -66,6 +66,15 @@ describe('a strategy that throws in a backtest', () => {
     expect(r.out).toContain(`log: ${join(out, 'log.jsonl')} (${logged.length} lines: 0 warnings, 1 error)`);
     // The results are still written.
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toHaveProperty('resultHash');
+  }, 60_000);
+
+  it('points at the strategy\'s own line when bhtrade refused what it asked (not at bhtrade\'s code that threw)', async () => {
+    const dir = tmp();
+    const r = await command([config(dir, 2, '', true), '--out', join(dir, 'res')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('and was stopped: side BUY_OPEN does not fit BTCUSDT: use BUY or SELL');
+    const at = r.err.split('\n').find((l) => l.trim().startsWith('at '));
+    expect(at).toMatch(/throw-strategy\.ts:\d+:\d+/);
   }, 60_000);
 
   it('exits 0 when the config says onStrategyFailure: continue, and 0 when nothing throws', async () => {

@@ -11,6 +11,8 @@ export function isPathRef(ref: string): boolean {
   return ref.startsWith('.') || isAbsolute(ref) || /\.(?:[cm]?ts|[cm]?js)$/.test(ref);
 }
 
+let loads = 0;
+
 /**
  * Returns the checked definition the module `ref` exports (its default export, or a named export
  * `strategy`). A path is resolved against `baseDir` (the config file's folder); a package name is
@@ -22,7 +24,8 @@ export async function loadStrategy(ref: string, baseDir: string = process.cwd(),
   if (ref.trim() === '') throw new StrategyLoadError(key ?? '<empty>', 'a strategy reference is a path or an npm package name');
   const file = isPathRef(ref) ? resolve(baseDir, ref) : undefined;
   if (file !== undefined && !existsSync(file)) throw new StrategyLoadError(source, `no such file: ${file} (a path is read from the config file's folder, ${baseDir})`);
-  const target = file !== undefined ? pathToFileURL(file).href : resolvePackage(ref, baseDir);
+  // A file is loaded anew at each call (a run): its module-level variables start empty, as in a new process, whatever ran before in this one.
+  const target = file !== undefined ? `${pathToFileURL(file).href}?load=${++loads}` : resolvePackage(ref, baseDir);
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(target);

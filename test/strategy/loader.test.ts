@@ -28,6 +28,19 @@ describe('loadStrategy', () => {
     expect(def.manifest.name).toBe('plain');
   });
 
+  it('loads a file anew at each call: its module-level state starts empty in every run', async () => {
+    writeFileSync(join(tmp, 'counter.mjs'), `let made = 0;
+export default {
+  manifest: { name: 'counter', apiVersion: '1.0', params: { safeParse: (v) => ({ success: true, data: v ?? {} }) } },
+  create: () => { made += 1; return { made }; },
+};\n`);
+    const a = await loadStrategy('./counter.mjs', tmp);
+    const b = await loadStrategy('./counter.mjs', tmp);
+    expect(a.create({} as never)).toEqual({ made: 1 });
+    expect(a.create({} as never)).toEqual({ made: 2 });
+    expect(b.create({} as never)).toEqual({ made: 1 });
+  });
+
   it('loads a plugin from an npm package name, resolved from the config folder', async () => {
     const pkg = join(tmp, 'node_modules', 'bhtrade-strategy-demo');
     mkdirSync(pkg, { recursive: true });

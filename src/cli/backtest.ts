@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
+import { Decimal } from '../core/fixed.ts';
 import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
@@ -106,6 +107,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const lines = [
     `${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
     ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
+    `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0')}`,
     ...shortRunNote(run.range.to - run.range.from),
     `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
     log.describe(),
@@ -115,6 +117,11 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   return run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue' ? 1 : 0;
 }
 
+
+/** The net position a run left open, with where its value went. */
+function endPosition(net: string): string {
+  return new Decimal(net).isZero() ? '0 (flat)' : `${net} (open: its unrealized PnL at the last mark is in Net PnL)`;
+}
 
 /** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */
 function shortRunNote(ms: number): string[] {

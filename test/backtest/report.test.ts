@@ -41,7 +41,7 @@ describe('results files', () => {
     const b = resultFiles(barRun());
     expect(a).toEqual(b);
     const summary = JSON.parse(a['summary.json']) as Record<string, unknown>;
-    expect(Object.keys(summary)).toEqual(['version', 'name', 'symbol', 'currency', 'configHash', 'dataHash', 'seed', 'resultHash', 'metrics']);
+    expect(Object.keys(summary)).toEqual(['version', 'name', 'symbol', 'currency', 'endPosition', 'configHash', 'dataHash', 'seed', 'resultHash', 'metrics']);
     expect(summary.resultHash).toMatch(/^[0-9a-f]{64}$/);
     const r = barRun();
     const moved = resultFiles({ ...r, fills: r.fills.map((f, i) => (i === 0 ? { ...f, price: '1' } : f)) });

@@ -33,6 +33,8 @@ export function resultFiles(r: BacktestResults): ResultFiles {
     name: r.name,
     symbol: r.symbol,
     currency: r.currency,
+    // The net position the run left open (its unrealized PnL at the last mark is in the metrics' net PnL).
+    endPosition: r.positions.at(-1)?.position ?? '0',
     configHash: r.configHash,
     dataHash: r.dataHash,
     seed: r.seed,

@@ -81,6 +81,8 @@ export interface BacktestRun {
   readonly mode: BacktestMode;
   /** Strategies that threw and were stopped, in the order they failed. */
   readonly failed: readonly StrategyFailure[];
+  /** Klines a strategy asked for and never got: the data held none of that symbol and interval in the range. */
+  readonly unservedKlines: readonly { readonly strategy: string; readonly symbol: string; readonly interval: string }[];
 }
 
 /** How a strategy's failure is told: which, when in simulated time, the error and where it was thrown. */
@@ -220,6 +222,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   cfg.strategies.forEach((s, i) => host.add({ id: s.id, definition: o.wrapStrategy?.(definitions[i]!, s.id) ?? definitions[i]!, symbols: s.symbols, params: s.params, paramsPath: `strategies[${i}].params`, streams: s.streams }));
   followPrices(bus, portfolio, instruments);
   if (mode === 'l2') klinesFromTrades(bus, host, markets, index, range);
+  // The klines that reached the bus: a strategy that asked for others got none, and is told at the end.
+  const klinesSeen = new Set<string>();
+  bus.subscribe('kline', (ev) => void klinesSeen.add(`${ev.symbol} ${ev.interval}`), { label: 'klines-seen' });
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
@@ -310,7 +315,10 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   }, rec.orderLines(), rec.fillLines());
-  return { results, replay: stats, events, range, mode, failed };
+  const unservedKlines = host.streams().flatMap((s) => s.streams.klines.flatMap((interval) => s.symbols
+    .filter((symbol) => !klinesSeen.has(`${symbol} ${interval}`)).map((symbol) => ({ strategy: s.id, symbol, interval }))));
+  for (const u of unservedKlines) log.warn(u, `strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range`);
+  return { results, replay: stats, events, range, mode, failed, unservedKlines };
 }
 
 /** Makes klines from the replayed trades of each traded symbol whose range in the catalog holds none, at the intervals its strategies asked for (the venue builds its kline stream from trades). */

@@ -114,6 +114,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   ];
   stdout.write(`${lines.join('\n')}\n`);
   for (const f of run.failed) stderr.write(`bhtrade backtest: ${failureText(f)}\n`);
+  for (const u of run.unservedKlines) stderr.write(`bhtrade backtest: strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range${run.mode === 'bars' ? ' (bar mode runs on the catalog\'s own klines)' : ''}\n`);
   return run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue' ? 1 : 0;
 }
 

@@ -79,11 +79,13 @@ describe('bhtrade backtest in bar mode', () => {
     const data = klines([[1000, 1010, 990, 1000], [1000, 1040, 975, 1030], [1060, 1070, 1055, 1060], flat, flat, flat, flat, [1060, 1100, 1000, 1080], [1080, 1085, 1075, 1080]]);
     const config = parseRunConfig({
       venue: 'embedded',
-      strategies: [{ id: 'bars', use: './bar-strategy.ts', symbols: ['BTCUSDT-PERP'] }],
+      strategies: [{ id: 'bars', use: './bar-strategy.ts', symbols: ['BTCUSDT-PERP'], streams: { klines: ['1h', '4h'] } }],
       risk: { symbols: { 'BTCUSDT-PERP': { maxPosition: '10', priceBandPct: '50' } } },
       backtest: { data, balances: { USDT: '1000' }, fees: { maker: '0', taker: '0' }, latency: { entry: 0, response: 0 }, funding: { rate: '0.001' } },
     });
     const r = await runBacktest({ config, baseDir: import.meta.dirname });
+    // The data holds hourly klines only: the 4-hour ones the strategy also asked for never came, and the run says so.
+    expect(r.unservedKlines).toEqual([{ strategy: 'bars', symbol: 'BTCUSDT-PERP', interval: '4h' }]);
     // A long of 3 × 1 BTC at the 08:00 mark of 108 pays 3 × 108 × 0.001 (at the bar's low of 100 it would be 0.3).
     expect([r.results.metrics.fundingPaid, r.results.metrics.fundingReceived]).toEqual(['0.324', '0']);
   }, 60_000);

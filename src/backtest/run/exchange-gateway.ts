@@ -12,9 +12,10 @@ import {
 } from '../../model/index.ts';
 import { positionView, positionWire } from '../../sim/contracts/view.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
+import { venueMessage } from '../../sim/engine/reject.ts';
 import { decimalUnits } from '../../sim/engine/units.ts';
 import { fmtAmount } from '../../sim/ledger/amount.ts';
-import { venueErrorFor } from '../../venue/errors.ts';
+import { venueCodeInfo, venueErrorFor } from '../../venue/errors.ts';
 import { ContractAccount } from '../exchange/contract-account.ts';
 import type { SpotAccount } from '../exchange/spot-account.ts';
 import type { ExecutionReport, OrderRequest } from '../exchange/types.ts';
@@ -97,7 +98,7 @@ export class ExchangeGateway implements Gateway {
   onReport(symbol: string, r: ExecutionReport): void {
     const t = this.orders.get(r.clientOrderId);
     if (r.execType === 'CANCEL_REJECTED') {
-      if (this.cancelling.has(r.clientOrderId)) this.settleCancel(r.clientOrderId, undefined, refusal(r.code, `cancel refused (${r.code})`));
+      if (this.cancelling.has(r.clientOrderId)) this.settleCancel(r.clientOrderId, undefined, refusal(r.code, [], { clientOrderId: r.clientOrderId }));
       return;
     }
     if (t === undefined || t.symbol !== symbol) return;
@@ -114,7 +115,7 @@ export class ExchangeGateway implements Gateway {
     this.record.order(report, t.req);
     if (r.execType === 'REJECTED') {
       this.forget(r.clientOrderId);
-      this.placing.get(r.clientOrderId)?.reject(refusal(r.code, `order refused (${r.code})`));
+      this.placing.get(r.clientOrderId)?.reject(refusal(r.code, paramOf(r.code, t.req), { clientOrderId: r.clientOrderId }));
       this.placing.delete(r.clientOrderId);
       return;
     }
@@ -194,8 +195,8 @@ export class ExchangeGateway implements Gateway {
 
   place(req: ModelOrderRequest): Promise<OrderReport> {
     const m = this.markets.get(req.symbol);
-    if (m === undefined || (req.account === 'contract') !== (m.inst.contract !== undefined)) return Promise.reject(venueErrorFor(-1121, `invalid symbol ${req.symbol}`, { httpStatus: 400 }));
-    if (this.orders.has(req.clientOrderId)) return Promise.reject(venueErrorFor(-1141, 'duplicate clientOrderId', { httpStatus: 400 }));
+    if (m === undefined || (req.account === 'contract') !== (m.inst.contract !== undefined)) return Promise.reject(refusal(-1121, [], { symbol: req.symbol, account: req.account }));
+    if (this.orders.has(req.clientOrderId)) return Promise.reject(refusal(-1141, [], { clientOrderId: req.clientOrderId }));
     const x = req.account === 'spot' ? spotRequest(m, req) : contractRequest(m, req);
     if (x instanceof VenueError) return Promise.reject(x);
     const now = this.clock.now();
@@ -209,7 +210,7 @@ export class ExchangeGateway implements Gateway {
   }
   cancel(ref: OrderLocator): Promise<OrderReport> {
     const t = this.find(ref);
-    if (t === undefined) return Promise.reject(venueErrorFor(UNKNOWN_ORDER, 'Unknown order sent.', { httpStatus: 400 }));
+    if (t === undefined) return Promise.reject(refusal(UNKNOWN_ORDER, [], { ...ref }));
     return new Promise<OrderReport>((resolve, reject) => {
       const list = this.cancelling.get(t.req.clientOrderId) ?? [];
       list.push({ resolve, reject });
@@ -220,7 +221,7 @@ export class ExchangeGateway implements Gateway {
 
   getOrder(ref: OrderLocator): Promise<OrderReport> {
     const t = this.find(ref);
-    if (t === undefined || t.orderId === '') return Promise.reject(venueErrorFor(UNKNOWN_ORDER, 'Order does not exist.', { httpStatus: 400 }));
+    if (t === undefined || t.orderId === '') return Promise.reject(refusal(UNKNOWN_ORDER, [], { ...ref }));
     return Promise.resolve(this.reportOf(t));
   }
 
@@ -326,18 +327,43 @@ export class ExchangeGateway implements Gateway {
 }
 
 /**
- * Returns the venue's error for an order or cancel the exchange refused, made without a stack trace:
- * such a refusal is an answer, as the venue's is, not a fault, and the stack (the replay's, many frames
- * deep) would cost more than the rest of the report; the executor reads only its codes.
+ * Returns the venue's error for an order or cancel the gateway or exchange refused, worded as the simulated
+ * venue words `code` (its own table, `%s` filled by `args`: `venue -1158: create limit maker order failed`,
+ * the same text as live), or for a code the simulated venue never sends (-1121) as venue-errors.md does;
+ * what the gateway knows besides goes in the error's context. Made without a stack trace: such a refusal
+ * is an answer, as the venue's is, not a fault, and the stack (the replay's, many frames deep) would cost
+ * more than the rest of the report; the executor reads only its codes.
  */
-function refusal(code: number, msg: string): VenueError {
+function refusal(code: number, args: readonly string[] = [], context: Record<string, unknown> = {}): VenueError {
+  const msg = venueMessage(code, args) ?? venueCodeInfo(code)?.msg ?? venueMessage(-1000)!;
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return venueErrorFor(code, msg, { httpStatus: 400 });
+    return venueErrorFor(code, msg, { httpStatus: 400, context });
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** True for a decimal parameter the venue counts as empty: absent, blank, zero or negative. */
+function emptyDecimal(v: string | undefined): boolean {
+  return v === undefined || v === '' || v.startsWith('-') || !/[1-9]/.test(v);
+}
+
+/**
+ * Returns the parameter the simulated venue names in the message of `code` (-1105 empty, -1130 not valid)
+ * for this request, checked in the venue's order; the exchange reports only the code. Other codes name none.
+ */
+function paramOf(code: number, req: ModelOrderRequest): string[] {
+  if (code === -1130) return [req.account === 'contract' ? 'leverage' : 'quantity'];
+  if (code !== -1105) return [];
+  if (req.account === 'spot') return [emptyDecimal(req.quantity) ? 'quantity' : 'price'];
+  const open = req.side === 'BUY_OPEN' || req.side === 'SELL_OPEN';
+  if (req.clientOrderId === '') return ['clientOrderId'];
+  if (emptyDecimal(req.quantity)) return ['quantity'];
+  if ((open || req.leverage !== undefined) && emptyDecimal(req.leverage)) return ['leverage'];
+  if (req.orderType === 'STOP' && emptyDecimal(req.triggerPrice)) return ['triggerPrice'];
+  return [req.priceType === 'OVER' ? 'overPrice' : 'price'];
 }
 
 /** Returns the average fill price (quote ÷ quantity), rounded down to the instrument's tick as prices are shown. */
@@ -351,16 +377,16 @@ function spotRequest(m: GatewayMarket, req: SpotOrderRequest): OrderRequest | Ve
   let priceTicks = 0;
   if (req.type !== 'MARKET') {
     priceTicks = m.inst.checkPrice(req.price ?? '');
-    if (priceTicks < 0) return venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 });
+    if (priceTicks < 0) return refusal(priceTicks, ['price'], { price: req.price });
   }
   let lots = 0;
   let quoteBudget: number | undefined;
   if (byQuote) {
     quoteBudget = decimalUnits(req.quantity, m.inst.qunit);
-    if (quoteBudget <= 0) return venueErrorFor(-1137, `quantity ${req.quantity}: must be a positive multiple of ${m.inst.qunit.text}`, { httpStatus: 400 });
+    if (quoteBudget <= 0) return refusal(-1137, [], { quantity: req.quantity, rule: `must be a positive multiple of ${m.inst.qunit.text}` });
   } else {
     lots = m.inst.checkQty(req.quantity);
-    if (lots < 0) return venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 });
+    if (lots < 0) return refusal(lots, ['quantity'], { quantity: req.quantity });
   }
   return {
     clientOrderId: req.clientOrderId, side: req.side, type: req.type, priceTicks, lots,
@@ -375,15 +401,15 @@ function contractRequest(m: GatewayMarket, req: ContractOrderRequest): OrderRequ
   let priceTicks = 0;
   if (priceType === 'INPUT' || req.price !== undefined) {
     priceTicks = m.inst.checkPrice(req.price ?? '');
-    if (priceTicks < 0) return venueErrorFor(priceTicks, `price ${req.price ?? '(none)'}`, { httpStatus: 400 });
+    if (priceTicks < 0) return refusal(priceTicks, ['price'], { price: req.price });
   }
   let triggerTicks: number | undefined;
   if (req.triggerPrice !== undefined) {
     triggerTicks = m.inst.checkPrice(req.triggerPrice);
-    if (triggerTicks < 0) return venueErrorFor(triggerTicks, `triggerPrice ${req.triggerPrice}`, { httpStatus: 400 });
+    if (triggerTicks < 0) return refusal(triggerTicks, ['triggerPrice'], { triggerPrice: req.triggerPrice });
   }
   const lots = m.inst.checkQty(req.quantity);
-  if (lots < 0) return venueErrorFor(lots, `quantity ${req.quantity}`, { httpStatus: 400 });
+  if (lots < 0) return refusal(lots, ['quantity'], { quantity: req.quantity });
   return {
     clientOrderId: req.clientOrderId, side: req.side, type: req.orderType, priceType, priceTicks, lots,
     ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),

@@ -31,13 +31,24 @@ const MESSAGES: Readonly<Record<number, string>> = {
 };
 
 /**
+ * Returns the message the engine sends with `code`, `%s` filled in order by `args` (left as written when
+ * none are given), or undefined for a code the engine never raises. The backtest's gateway words its
+ * refusals with it, so a backtest and the simulated venue give the same text for the same code.
+ */
+export function venueMessage(code: number, args: readonly string[] = []): string | undefined {
+  const template = MESSAGES[code];
+  if (template === undefined || args.length === 0) return template;
+  let i = 0;
+  return template.replace(/%s/g, () => args[i++] ?? '');
+}
+
+/**
  * Returns a definite VenueError for `code` with its message, `%s` filled by `args`, and `context` for logs.
  * A refusal is an answer of the venue, not a bug: it carries no stack trace, because capturing one costs
  * more than matching an order and a refused cancel is common in a busy run.
  */
 export function reject(code: number, args: readonly string[] = [], context: Record<string, unknown> = {}): VenueError {
-  let i = 0;
-  const msg = args.length === 0 ? (MESSAGES[code] ?? MESSAGES[-1000]!) : (MESSAGES[code] ?? MESSAGES[-1000]!).replace(/%s/g, () => args[i++] ?? '');
+  const msg = venueMessage(code, args) ?? MESSAGES[-1000]!;
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -97,7 +97,8 @@ const OWN_SOURCES = resolve(import.meta.dirname, '..');
 function throwingFrame(e: Error): string | undefined {
   const frames = (e.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('at '));
   const foreign = frames.find((l) => !l.includes(OWN_SOURCES) && !l.includes('node_modules') && !l.includes('node:'));
-  return foreign ?? frames[0];
+  // A strategy loaded again in this process (a sweep, lookahead) carries its load count in its URL: not part of its path.
+  return (foreign ?? frames[0])?.replace(/\?load=\d+:/, ':');
 }
 
 /** A strategy that threw during a backtest: stopped there, its orders cancelled, the others went on. */

@@ -11,7 +11,20 @@ export function isPathRef(ref: string): boolean {
   return ref.startsWith('.') || isAbsolute(ref) || /\.(?:[cm]?ts|[cm]?js)$/.test(ref);
 }
 
-let loads = 0;
+/** How many times each file was loaded (a bound: one entry per strategy file a process runs). */
+const loads = new Map<string, number>();
+
+/**
+ * Returns the URL that loads `file` anew (a run): its module-level variables start empty, as in a new
+ * process, whatever ran before in this one. The first load is the plain URL, so a process that runs
+ * once shows plain paths in its stack traces; later ones add `?load=N`.
+ */
+function freshUrl(file: string): string {
+  const n = (loads.get(file) ?? 0) + 1;
+  loads.set(file, n);
+  const url = pathToFileURL(file).href;
+  return n === 1 ? url : `${url}?load=${n}`;
+}
 
 /**
  * Returns the checked definition the module `ref` exports (its default export, or a named export
@@ -24,8 +37,7 @@ export async function loadStrategy(ref: string, baseDir: string = process.cwd(),
   if (ref.trim() === '') throw new StrategyLoadError(key ?? '<empty>', 'a strategy reference is a path or an npm package name');
   const file = isPathRef(ref) ? resolve(baseDir, ref) : undefined;
   if (file !== undefined && !existsSync(file)) throw new StrategyLoadError(source, `no such file: ${file} (a path is read from the config file's folder, ${baseDir})`);
-  // A file is loaded anew at each call (a run): its module-level variables start empty, as in a new process, whatever ran before in this one.
-  const target = file !== undefined ? `${pathToFileURL(file).href}?load=${++loads}` : resolvePackage(ref, baseDir);
+  const target = file !== undefined ? freshUrl(file) : resolvePackage(ref, baseDir);
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(target);

@@ -121,8 +121,7 @@ export default defineStrategy({
       },
       // Nothing was sent: forget the quote; a refused replace leaves the old order resting, so cancel it.
       onDenied(n) {
-        const id = n.intent.kind === 'replace' ? n.intent.order.clientOrderId : 'clientOrderId' in n.intent ? n.intent.clientOrderId : undefined;
-        for (const side of SIDES) if (quotes[side]?.id === id) quotes[side] = undefined; // never sent, so never in the book
+        for (const side of SIDES) if (quotes[side]?.id === n.clientOrderId) quotes[side] = undefined; // never sent, so never in the book
         if (n.intent.kind === 'replace') ctx.orders.cancel(symbol, n.intent.replaces);
         // The gate counts differently than we do (another instance, a restart): wait a full window before trying again.
         if (n.code === 'ORDER_RATE') budget.pause(ctx.clock.now() + 1_000);

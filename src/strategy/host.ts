@@ -258,9 +258,8 @@ export class StrategyHost {
       last.unlogged += 1;
       return;
     }
-    const clientOrderId = 'clientOrderId' in n.intent ? n.intent.clientOrderId : n.intent.kind === 'replace' ? n.intent.order.clientOrderId : undefined;
     const more = last !== undefined && last.unlogged > 0 ? { notLogged: last.unlogged, sinceMs: now - last.at } : {};
-    inst.log.warn({ code: n.code, clientOrderId, ...more }, `denied ${n.text}`);
+    inst.log.warn({ code: n.code, clientOrderId: n.clientOrderId, ...more }, `denied ${n.text}`);
     inst.denials.set(n.code, { at: now, unlogged: 0 });
   }
 

@@ -10,22 +10,30 @@ import { VenueError } from '../../src/core/errors.ts';
 import { ClientOrderIds } from '../../src/core/ids.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { ExecutorBudget, OrderExecutor, Portfolio, type ExecutionEvent } from '../../src/execution/index.ts';
-import {
-  parseBrokerInfo, type Balances, type BrokerInfo, type FillReport, type Gateway, type OrderLocator, type OrderReport, type OrderRequest, type OrderView, type Position,
-  type ReportOrderStatus,
-} from '../../src/model/index.ts';
+import type { OrderLocator, OrderReport, OrderRequest, OrderView, ReportOrderStatus } from '../../src/model/index.ts';
 import { RiskGate } from '../../src/risk/index.ts';
 import { defineStrategy, StrategyHost, type DenialNotice, type StrategyContext } from '../../src/strategy/index.ts';
-import { loadSample } from '../fixtures/samples.ts';
+import { AnsweringGateway } from '../fixtures/answering-gateway.ts';
 import { EMPTY_PORTFOLIO, instruments } from '../strategy/helpers.ts';
 
-/** A venue at the Gateway boundary whose answers the test decides: orders rest (or fill at once), a cancel answers when the test says. */
-class ScriptedGateway implements Gateway {
+/** Answers with `answer()` at once, or (`hold`) when the test releases `queue`; a throw rejects. */
+function answerWhen<T>(hold: boolean, queue: (() => void)[], answer: () => T): Promise<T> {
+  if (!hold) return new Promise((resolve) => resolve(answer()));
+  return new Promise((resolve, reject) => queue.push(() => {
+    try {
+      resolve(answer());
+    } catch (err) {
+      reject(err as Error);
+    }
+  }));
+}
+
+/** A venue at the Gateway boundary whose answers the test decides: orders rest (or fill at once), a cancel answers when the test says; the rest as AnsweringGateway. */
+class ScriptedGateway extends AnsweringGateway {
   readonly calls: string[] = [];
   /** The venue's status of each order. */
   readonly status = new Map<string, ReportOrderStatus>();
   private readonly reqs = new Map<string, OrderRequest>();
-  private readonly info: BrokerInfo = parseBrokerInfo(loadSample('broker-info.capture-2020').payload);
   /** Cancels waiting for `answerCancel`. */
   private readonly pending: (() => void)[] = [];
   /** Whether cancels wait for `answerCancels` (otherwise they answer at once). */
@@ -36,7 +44,9 @@ class ScriptedGateway implements Gateway {
   /** Placements the venue refuses (-2010). */
   readonly refuse = new Set<string>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly clockNow: () => number) {
+    super({ status: 'NEW', now: clockNow });
+  }
 
   private report(id: string): OrderReport {
     const req = this.reqs.get(id)!;
@@ -44,11 +54,11 @@ class ScriptedGateway implements Gateway {
     return {
       account: req.account, symbol: req.symbol, orderId: id.slice(id.lastIndexOf('-') + 1), clientOrderId: id, status, side: req.side, type: 'LIMIT',
       price: req.price ?? '0', origQty: req.quantity, executedQty: status === 'FILLED' ? req.quantity : '0', avgPrice: status === 'FILLED' ? req.price ?? '0' : '0',
-      time: this.now(),
+      time: this.clockNow(),
     };
   }
 
-  place(req: OrderRequest): Promise<OrderReport> {
+  override place(req: OrderRequest): Promise<OrderReport> {
     this.calls.push(`place ${req.clientOrderId}`);
     const answer = (): OrderReport => {
       if (this.refuse.has(req.clientOrderId)) throw new VenueError('VENUE_REJECTED', -2010, 'Account has insufficient balance.', 'definite', 400);
@@ -56,14 +66,7 @@ class ScriptedGateway implements Gateway {
       this.status.set(req.clientOrderId, 'NEW');
       return this.report(req.clientOrderId);
     };
-    if (!this.holdPlaces) return new Promise((resolve) => resolve(answer()));
-    return new Promise((resolve, reject) => this.placing.push(() => {
-      try {
-        resolve(answer());
-      } catch (err) {
-        reject(err as Error);
-      }
-    }));
+    return answerWhen(this.holdPlaces, this.placing, answer);
   }
 
   /** Answers the placements sent so far. */
@@ -72,7 +75,7 @@ class ScriptedGateway implements Gateway {
   }
 
   /** Cancels a resting order; a filled or cancelled one is -2013, as the venue answers. */
-  cancel(ref: OrderLocator): Promise<OrderReport> {
+  override cancel(ref: OrderLocator): Promise<OrderReport> {
     const id = ref.clientOrderId!;
     this.calls.push(`cancel ${id}`);
     const answer = (): OrderReport => {
@@ -80,14 +83,7 @@ class ScriptedGateway implements Gateway {
       this.status.set(id, 'CANCELED');
       return this.report(id);
     };
-    if (!this.holdCancels) return new Promise((resolve) => resolve(answer()));
-    return new Promise((resolve, reject) => this.pending.push(() => {
-      try {
-        resolve(answer());
-      } catch (err) {
-        reject(err as Error);
-      }
-    }));
+    return answerWhen(this.holdCancels, this.pending, answer);
   }
 
   /** Answers the cancels sent so far. */
@@ -95,29 +91,9 @@ class ScriptedGateway implements Gateway {
     for (const f of this.pending.splice(0)) f();
   }
 
-  getOrder(ref: OrderLocator): Promise<OrderReport> {
+  override getOrder(ref: OrderLocator): Promise<OrderReport> {
     this.calls.push(`getOrder ${ref.clientOrderId ?? ''}`);
     return Promise.resolve(this.report(ref.clientOrderId!));
-  }
-
-  openOrders(): Promise<readonly OrderReport[]> {
-    return Promise.resolve([]);
-  }
-
-  tradesSince(): Promise<readonly FillReport[]> {
-    return Promise.resolve([]);
-  }
-
-  positions(): Promise<readonly Position[]> {
-    return Promise.resolve([]);
-  }
-
-  balances(): Promise<Balances> {
-    return Promise.resolve({ spot: [{ asset: 'USDT', free: '1000000', locked: '0' }, { asset: 'BTC', free: '10', locked: '0' }], contract: {} });
-  }
-
-  exchangeInfo(): Promise<BrokerInfo> {
-    return Promise.resolve({ ...this.info, rateLimits: [] });
   }
 }
 

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stderr } from 'node:process';
 import { loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
+import { fileProblem } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { CATALOG_FILE, readCatalog } from '../data/catalog.ts';
 
@@ -25,35 +26,9 @@ export function argsAndConfig<A extends { readonly config: string }>(
   }
 }
 
-/**
- * Returns the text of an error loading the config `file`: one about the file itself (it cannot be read,
- * it is not YAML) already starts with its path, and says why it cannot be read; one about a key is
- * prefixed with the path.
- */
+/** Returns the text of an error loading the config `file`: one about the file itself (it cannot be read, it is not YAML) already starts with its path; one about a key is prefixed with it. */
 function configErrorText(file: string, e: unknown): string {
-  if (!(e instanceof ConfigError) || e.path !== file) return `${file}: ${(e as Error).message}`;
-  return fileErrorText(e);
-}
-
-/** Returns the message of `e`, followed by why the file could not be read when it is a ConfigError a file system call caused (`/x.yaml: cannot be read: no such file`). */
-export function fileErrorText(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  if (!(e instanceof ConfigError) || !(e.cause instanceof Error) || (e.cause as NodeJS.ErrnoException).code === undefined) return message;
-  return `${message}: ${fileProblem(e.cause)}`;
-}
-
-/** Returns why a file system call failed, in words (`no such file`), from its Node error; undefined for anything else. */
-function fileProblem(err: unknown): string | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const code = (err as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT': return 'no such file';
-    case 'EISDIR': return 'it is a folder, not a file';
-    case 'EACCES':
-    case 'EPERM': return 'permission denied';
-    case 'ENOTDIR': return 'a part of the path is not a folder';
-    default: return err.message;
-  }
+  return e instanceof ConfigError && e.path === file ? e.message : `${file}: ${(e as Error).message}`;
 }
 
 /**

@@ -6,7 +6,6 @@ import { createLogger } from '../core/logger.ts';
 import { MarketRecorder } from '../data/capture/recorder.ts';
 import { loadVenueConfig } from '../sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../sim/server/start.ts';
-import { fileErrorText } from './load-config.ts';
 import { planRecord, RECORD_USAGE, type RecordPlan } from './record-config.ts';
 
 export { RECORD_HELP } from './record-config.ts';
@@ -17,7 +16,7 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   try {
     plan = planRecord(argv);
   } catch (e) {
-    stderr.write(`bhtrade record: ${fileErrorText(e)}\n${RECORD_USAGE}`);
+    stderr.write(`bhtrade record: ${(e as Error).message}\n${RECORD_USAGE}`);
     return 2;
   }
   const log = createLogger({ name: 'record', pretty: false, destination: process.stderr });

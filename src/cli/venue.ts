@@ -6,7 +6,6 @@ import { BhError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { loadVenueConfig } from '../sim/server/config.ts';
 import { startVenue } from '../sim/server/start.ts';
-import { fileErrorText } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
 
@@ -99,7 +98,7 @@ export async function venueCommand(argv: readonly string[]): Promise<number> {
     log.info('venue stopped');
     return 0;
   } catch (e) {
-    stderr.write(`bhtrade venue: ${e instanceof BhError ? fileErrorText(e) : String((e as Error).message ?? e)}\n`);
+    stderr.write(`bhtrade venue: ${e instanceof BhError ? e.message : String((e as Error).message ?? e)}\n`);
     return 1;
   }
 }

@@ -4,13 +4,26 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './errors.ts';
 
-/** Returns the parsed YAML document of `file`; throws ConfigError naming the file when it cannot be read or parsed. */
+/** Returns why a file system call failed, in words (`no such file`), from its Node error. */
+export function fileProblem(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOENT': return 'no such file';
+    case 'EISDIR': return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM': return 'permission denied';
+    case 'ENOTDIR': return 'a part of the path is not a folder';
+    default: return err.message;
+  }
+}
+
+/** Returns the parsed YAML document of `file`; throws ConfigError naming the file, and why, when it cannot be read or parsed. */
 export function readYamlFile(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(file, 'cannot be read', { cause: e });
+    throw new ConfigError(file, `cannot be read: ${fileProblem(e)}`, { cause: e });
   }
   try {
     return parseYaml(text);

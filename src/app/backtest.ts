@@ -349,9 +349,9 @@ interface AskedRange {
   readonly toKey: string;
 }
 
-/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 const DAY_MS = 86_400_000;
 
+/** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));
   const table = tables.find((t) => files.some((f) => f.table === t));
@@ -381,7 +381,6 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   return { from: f, to: t };
 }
 
-/** Returns `points` without a point that the next one has the same time as (the final point at the data's end replaces a sample taken there). */
 /**
  * Throws a ConfigError when a traded symbol could never be traded with the starting balances: a
  * contract with no balance of its margin asset, a spot pair with neither of its assets. Such a run
@@ -398,6 +397,7 @@ function unfunded(index: ReturnType<typeof readCatalog>, traded: readonly string
   }
 }
 
+/** Returns `points` without a point that the next one has the same time as (the final point at the data's end replaces a sample taken there). */
 function lastAtItsTime<T extends { readonly time: number }>(points: T[]): T[] {
   const n = points.length;
   if (n >= 2 && points[n - 2]!.time === points[n - 1]!.time) points.splice(n - 2, 1);

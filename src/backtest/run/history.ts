@@ -9,6 +9,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { replay } from '../../data/replay.ts';
 import { isKlineEndpointInterval, klineIntervalMs, type KlineEndpointInterval } from '../../model/enums.ts';
 import type { Kline, PublicTrade } from '../../model/index.ts';
+import { bucketOf } from '../../sim/engine/klines.ts';
 import type { HistoryApi } from '../../strategy/index.ts';
 
 /** Most candles and trades one call returns, as live (MAX_HISTORY_KLINES, MAX_HISTORY_TRADES). */
@@ -29,12 +30,9 @@ export function klinesWindowStart(interval: KlineEndpointInterval, n: number, no
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - (n - 1), 1);
 }
 
-/** Returns a candle's close time as the venue gives it: its open time plus its interval, less 1 ms (for 1M, the next month's first ms less 1). */
+/** Returns a candle's close time as the simulated venue gives it: the end of its interval bucket less 1 ms (for 1M, the next month's first ms less 1). */
 export function klineCloseTime(interval: KlineEndpointInterval, openTime: number): number {
-  const ms = klineIntervalMs(interval);
-  if (ms !== undefined) return openTime + ms - 1;
-  const d = new Date(openTime);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1;
+  return bucketOf(interval, openTime)[1] - 1;
 }
 
 /** The history API of a backtest, and the reads it has in flight (the event loop waits for them: a read takes no simulated time). */

@@ -8,6 +8,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { Decimal, mulScaled, roundToDecimal, scaled, scaledText } from '../../core/fixed.ts';
 import type { CatalogIndex } from '../../data/catalog.ts';
 import { replay } from '../../data/replay.ts';
+import { FUNDING_INTERVAL_MS } from '../../sim/contracts/funding.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
 import { AMOUNT_SCALE, type Amount } from '../../sim/ledger/amount.ts';
 import { BarExchange } from '../bar-exchange.ts';
@@ -105,8 +106,6 @@ function exchangeOf(s: MarketSettings, inst: SimInstrument, account: SpotAccount
   }
   return new BacktestExchange({ clock: s.clock, inst, queue: s.queue, account, latency, onReport, markFromMid });
 }
-
-const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 
 /** Returns the recorded funding rates of a contract by interval start (ms). */
 async function recordedFunding(catalog: string, symbol: string, index: CatalogIndex): Promise<Map<number, string>> {

@@ -169,7 +169,7 @@ function spotFill(f: FillReport, inst: Instrument, spot: Record<string, Holding>
   const got = buy && f.feeAsset === inst.baseAsset ? subScaled(qty, fee) : qty;
   const signed = buy ? got : negScaled(got);
   if (held.units === 0n || (held.units > 0n) === (signed.units > 0n)) {
-    // Arithmetic average cost: (|held| × avg + qty × price) / (|held| + qty).
+    // Arithmetic average cost: (|held| × avg + got × price) / (|held| + got).
     const abs = held.units < 0n ? negScaled(held) : held;
     avg = held.units === 0n ? f.price
       : divideDecimal(scaledText(addScaled(mulScaled(abs, scaled(avg, 'avgPrice')), mulScaled(got, price))), scaledText(addScaled(abs, got)));

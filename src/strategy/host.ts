@@ -209,7 +209,7 @@ export class StrategyHost {
         this.logDenial(inst, n);
         if (inst.following) void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
-      running: () => inst.running,
+      phase: () => (inst.running ? 'running' : inst.state === 'stopping' ? 'stopping' : 'ended'),
       lookup: {
         get: (id) => {
           const v = this.o.orders?.get(id);

@@ -13,24 +13,34 @@ export interface OrderApiDeps {
   readonly submit: SubmitIntent;
   /** Called (on a microtask, never inside the strategy's own call) when the gate denies an intent. */
   readonly denied: (notice: DenialNotice) => void;
-  /** Returns false once the strategy is stopped: new orders are refused, cancels still pass. */
-  readonly running: () => boolean;
+  /**
+   * Where the strategy stands: while it runs, new orders pass; while it winds down after its stop
+   * (its orders' events still reach it), each new order is refused through onDenied with
+   * STRATEGY_STOPPED, so a strategy that answers a fill with an order does not fail at the stop;
+   * once it has ended, a new order throws. Cancels always pass.
+   */
+  readonly phase: () => 'running' | 'stopping' | 'ended';
   /** Reads the strategy's own orders. */
   readonly lookup: Pick<OrderApi, 'get' | 'open'>;
 }
 
 /** Returns the order API of one strategy. */
 export function createOrderApi(d: OrderApiDeps): OrderApi {
+  const deny = (intent: StrategyIntent, code: string, text: string): void => {
+    const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.kind === 'cancelAll' ? undefined : intent.clientOrderId;
+    const notice: DenialNotice = id === undefined ? { intent, code, text } : { intent, code, text, clientOrderId: id };
+    queueMicrotask(() => d.denied(notice));
+  };
   const send = (intent: StrategyIntent): void => {
     const r = d.submit(intent);
-    if (!r.ok) {
-      const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.kind === 'cancelAll' ? undefined : intent.clientOrderId;
-      const notice: DenialNotice = id === undefined ? { intent, code: r.code, text: r.text } : { intent, code: r.code, text: r.text, clientOrderId: id };
-      queueMicrotask(() => d.denied(notice));
-    }
+    if (!r.ok) deny(intent, r.code, r.text);
   };
-  const mustRun = (what: string): void => {
-    if (!d.running()) throw new BhError('STRATEGY_STOPPED', `${d.strategyId}: ${what} after the strategy stopped`, 'denied', { context: { strategyId: d.strategyId } });
+  /** Sends a new order while the strategy runs, refuses it while it winds down; throws once it has ended. */
+  const sendNew = (intent: StrategyIntent, what: string): void => {
+    const phase = d.phase();
+    if (phase === 'ended') throw new BhError('STRATEGY_STOPPED', `${d.strategyId}: ${what} after the strategy stopped`, 'denied', { context: { strategyId: d.strategyId } });
+    if (phase === 'stopping') deny(intent, 'STRATEGY_STOPPED', `STRATEGY_STOPPED: strategy=${d.strategyId} call=${what}`);
+    else send(intent);
   };
   const placeIntent = (req: OrderRequest, clientOrderId: string): PlaceOf<StrategyIntent> => {
     const inst = d.instrument(req.symbol);
@@ -52,28 +62,25 @@ export function createOrderApi(d: OrderApiDeps): OrderApi {
   };
   return {
     place(req) {
-      mustRun('place');
       const id = d.ids.take();
-      send(placeIntent(req, id));
+      sendNew(placeIntent(req, id), 'place');
       return id;
     },
     cancel(symbol, clientOrderId) {
       send({ kind: 'cancel', strategyId: d.strategyId, symbol, clientOrderId });
     },
     replace(replaces, req) {
-      mustRun('replace');
       const id = d.ids.take();
-      send({ kind: 'replace', strategyId: d.strategyId, symbol: req.symbol, replaces, order: placeIntent(req, id) });
+      sendNew({ kind: 'replace', strategyId: d.strategyId, symbol: req.symbol, replaces, order: placeIntent(req, id) }, 'replace');
       return id;
     },
     cancelAll(symbol) {
       send(symbol === undefined ? { kind: 'cancelAll', strategyId: d.strategyId } : { kind: 'cancelAll', strategyId: d.strategyId, symbol });
     },
     closePosition(req: CloseRequest) {
-      mustRun('closePosition');
       d.instrument(req.symbol);
       const id = d.ids.take();
-      send({ kind: 'closePosition', strategyId: d.strategyId, clientOrderId: id, symbol: req.symbol, side: req.side, quantity: req.quantity, price: req.price });
+      sendNew({ kind: 'closePosition', strategyId: d.strategyId, clientOrderId: id, symbol: req.symbol, side: req.side, quantity: req.quantity, price: req.price }, 'closePosition');
       return id;
     },
     get: (id) => d.lookup.get(id),

@@ -1,4 +1,4 @@
-// A test strategy for the run's wind-down: rests a bid 3 % below the book (inside the price band, never reached), sends a marketable IOC in its stop handler, and notes in globalThis.__windDown every order and fill event it gets, and what a place after its stop does.
+// A test strategy for the run's wind-down: rests a bid 3 % below the book (inside the price band, never reached), sends a marketable IOC in its stop handler, answers the first order event after its stop with a new order (as a grid answers a fill), and notes in globalThis.__windDown every order, fill and denial it gets.
 import { defineStrategy, z, type DepthSnapshotEvent } from 'bhtrade';
 
 export interface WindDown {
@@ -27,14 +27,10 @@ export default defineStrategy({
       },
       onOrder(o) {
         w.events.push(`order ${o.clientOrderId} ${o.status}`);
-        if (stopped && w.placeAfterStop === undefined) {
-          try {
-            ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', price: '1', quantity: '0.001' });
-            w.placeAfterStop = 'placed';
-          } catch (e) {
-            w.placeAfterStop = (e as Error).message;
-          }
-        }
+        if (stopped && w.placeAfterStop === undefined) w.placeAfterStop = ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', price: '1', quantity: '0.001' });
+      },
+      onDenied(n) {
+        w.events.push(`denied ${n.clientOrderId ?? '-'} ${n.text}`);
       },
       onFill(f) {
         w.events.push(`fill ${f.clientOrderId} ${f.qty}`);

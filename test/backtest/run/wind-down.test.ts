@@ -1,4 +1,4 @@
-// The end of a backtest: a stopped strategy still gets its orders' last events, the cancel the run's stop sends and the fill of an order its stop handler placed, and no new order after its stop.
+// The end of a backtest: a stopped strategy still gets its orders' last events, the cancel the run's stop sends and the fill of an order its stop handler placed; a new order after its stop is refused through onDenied, not thrown (which would fail the strategy and the run).
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/app/backtest.ts';
@@ -24,7 +24,10 @@ describe('the end of a backtest', () => {
     expect(w.events.filter((e) => e.startsWith(`order ${w.resting!} `))).toEqual([`order ${w.resting!} NEW`, `order ${w.resting!} CANCELED`]);
     // The IOC its stop handler sent fills in the wind-down: its fill, then its final event.
     expect(w.events.filter((e) => e.includes(w.ioc!))).toEqual([`order ${w.ioc!} NEW`, `fill ${w.ioc!} 0.001`, `order ${w.ioc!} FILLED`]);
-    expect(w.placeAfterStop).toMatch(/wd: place after the strategy stopped/);
+    expect(w.placeAfterStop).toBeDefined();
+    expect(w.events.filter((e) => e.includes(w.placeAfterStop!))).toEqual([`denied ${w.placeAfterStop!} STRATEGY_STOPPED: strategy=wd call=place`]);
+    expect(r.failed).toEqual([]);
     expect(r.results.metrics.fills).toBe(1);
+    expect(r.results.metrics.orders).toBe(2);
   }, 60_000);
 });

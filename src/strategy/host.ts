@@ -72,6 +72,12 @@ export interface StrategyStatus {
 }
 
 const ID_RE = /^[A-Za-z0-9_]{1,12}$/;
+/**
+ * STRATEGY_STOPPED notices a stopping strategy gets; later ones are only logged. A strategy that answers
+ * each refusal with a new order would otherwise be refused and told again on every microtask, and the
+ * run would never end.
+ */
+export const MAX_STOPPED_NOTICES = 100;
 
 // Which handler receives which bus event kind; market kinds are routed per symbol and declared stream.
 const MARKET_HANDLERS = {
@@ -102,6 +108,8 @@ class Instance {
   readonly stop$ = new Subject<void>();
   /** Per denial code: when it was last logged and how many were not logged since. */
   readonly denials = new Map<string, { at: number; unlogged: number }>();
+  /** STRATEGY_STOPPED notices delivered so far (at most MAX_STOPPED_NOTICES). */
+  stoppedNotices = 0;
 
   constructor(readonly spec: StrategySpec, readonly log: Logger, readonly streams: Streams) {}
 
@@ -207,6 +215,7 @@ export class StrategyHost {
       submit: this.o.submit,
       denied: (n: DenialNotice) => {
         this.logDenial(inst, n);
+        if (n.code === 'STRATEGY_STOPPED' && ++inst.stoppedNotices > MAX_STOPPED_NOTICES) return;
         if (inst.following) void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
       phase: () => (inst.running ? 'running' : inst.state === 'stopping' ? 'stopping' : 'ended'),

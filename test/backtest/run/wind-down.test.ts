@@ -3,20 +3,26 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/app/backtest.ts';
 import { parseRunConfig } from '../../../src/app/config.ts';
+import { MAX_STOPPED_NOTICES } from '../../../src/strategy/host.ts';
 import type { WindDown } from './wind-down-strategy.ts';
 
 const SAMPLE = resolve(import.meta.dirname, '../../../backtest/data/binance-samples');
+
+const RANGE = { from: '2024-08-08T23:54:20Z', to: '2024-08-08T23:54:40Z' };
+
+function windDown(params: Record<string, unknown>) {
+  return parseRunConfig({
+    venue: 'embedded',
+    strategies: [{ id: 'wd', use: './wind-down-strategy.ts', symbols: ['BTCUSDT'], params }],
+    backtest: { data: SAMPLE, balances: { BTC: '1', USDT: '100000' }, latency: { entry: 20, response: 20 } },
+  });
+}
 
 describe('the end of a backtest', () => {
   it('delivers the final event of every order and the wind-down\'s fills to the stopped strategy', async () => {
     const g = globalThis as { __windDown?: WindDown };
     delete g.__windDown;
-    const config = parseRunConfig({
-      venue: 'embedded',
-      strategies: [{ id: 'wd', use: './wind-down-strategy.ts', symbols: ['BTCUSDT'] }],
-      backtest: { data: SAMPLE, balances: { BTC: '1', USDT: '100000' }, latency: { entry: 20, response: 20 } },
-    });
-    const r = await runBacktest({ config, baseDir: import.meta.dirname }, { from: '2024-08-08T23:54:20Z', to: '2024-08-08T23:54:40Z' });
+    const r = await runBacktest({ config: windDown({}), baseDir: import.meta.dirname }, RANGE);
     const w = g.__windDown!;
     expect(w.resting).toBeDefined();
     expect(w.ioc).toBeDefined();
@@ -28,6 +34,15 @@ describe('the end of a backtest', () => {
     expect(w.events.filter((e) => e.includes(w.placeAfterStop!))).toEqual([`denied ${w.placeAfterStop!} STRATEGY_STOPPED: strategy=wd call=place`]);
     expect(r.failed).toEqual([]);
     expect(r.results.metrics.fills).toBe(1);
+    expect(r.results.metrics.orders).toBe(2);
+  }, 60_000);
+
+  it('ends even when the strategy answers each refusal after its stop with another order: it is told at most MAX_STOPPED_NOTICES times', async () => {
+    const g = globalThis as { __windDown?: WindDown };
+    delete g.__windDown;
+    const r = await runBacktest({ config: windDown({ retry: true }), baseDir: import.meta.dirname }, RANGE);
+    expect(g.__windDown!.stoppedNotices).toBe(MAX_STOPPED_NOTICES);
+    expect(r.failed).toEqual([]);
     expect(r.results.metrics.orders).toBe(2);
   }, 60_000);
 });

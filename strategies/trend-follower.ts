@@ -68,7 +68,9 @@ export default defineStrategy({
       else if (have > 0) send('SELL_CLOSE', have);
       else if (have < 0) send('BUY_CLOSE', -have);
       else send(want > 0 ? 'BUY_OPEN' : 'SELL_OPEN', size);
-      ctx.log.info({ want, have, fast: fast.getResult(), slow: slow.getResult() }, 'trend changed');
+      // The EMAs run on ticks: shown as prices, to the nearest tick.
+      const price = (ema: EMA): string => fromTicks(inst, Math.round(ema.getResultOrThrow()));
+      ctx.log.info({ trend: up ? 'up' : 'down', position: fromSteps(inst, have), target: fromSteps(inst, want), fast: price(fast), slow: price(slow) }, 'order toward the trend');
     };
 
     return {

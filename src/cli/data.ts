@@ -74,12 +74,15 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   }
   if (!out) return usage('convert needs --out CATALOG');
   if (inputs.length === 0) return usage('convert needs at least one RAW input');
-  const { index, report } = await convert({ inputs, out, mapping: map === undefined ? undefined : loadMapping(map) });
+  const { index, report, replaced } = await convert({ inputs, out, mapping: map === undefined ? undefined : loadMapping(map) });
   stdout.write(`read ${inputs.length} input(s):\n`);
   for (const [what, n] of [...report.counts].sort()) stdout.write(`  ${what}: ${n}\n`);
   const events = index.files.reduce((s, f) => s + f.events, 0);
   const symbols = new Set(index.files.map((f) => f.symbol)).size;
   stdout.write(`wrote catalog ${out}: ${events} events of ${symbols} symbol(s) in ${index.files.length} Parquet files, ${index.gaps.length} gap(s)${index.gaps.length > 0 ? ' (npx bhtrade data info lists them)' : ''}\n`);
+  for (const f of replaced) {
+    stdout.write(`replaced ${f.path} (${f.events} events of an earlier conversion; the recordings of one day are kept together only when converted in one command)\n`);
+  }
   for (const p of report.problems.slice(0, SHOWN)) stderr.write(`${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}\n`);
   if (report.problemCount > SHOWN) stderr.write(`... and ${report.problemCount - SHOWN} more problems\n`);
   if (report.problemCount > 0) {

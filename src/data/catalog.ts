@@ -87,10 +87,16 @@ export class CatalogWriter {
   private readonly writtenHeld = new Set<string>();
 
   private readonly maxHeld: number;
+  private replacedFiles: readonly CatalogFile[] = [];
 
   constructor(readonly dir: string, private readonly report: ConvertReport, o: { maxHeldRows?: number } = {}) {
     mkdirSync(dir, { recursive: true });
     this.maxHeld = o.maxHeldRows ?? MAX_HELD_ROWS;
+  }
+
+  /** The files of an earlier conversion that finish() replaced. */
+  get replaced(): readonly CatalogFile[] {
+    return this.replacedFiles;
   }
 
   /** Declares the instrument of `symbol`; a second, different declaration is refused. */
@@ -165,24 +171,29 @@ export class CatalogWriter {
     f.w.push(values);
   }
 
-  /** Closes every file and writes catalog.json (files of earlier conversions for other days and symbols are kept). */
+  /**
+   * Closes every file and writes catalog.json. Files of earlier conversions for other days and symbols are kept with
+   * their gaps; a table file of a symbol and day written again replaces the earlier one, which `replaced` then lists.
+   */
   finish(gaps: readonly GapRecord[]): CatalogIndex {
     for (const [key, f] of this.open) this.close(key, f);
     this.writeHeld(0);
     const path = join(this.dir, CATALOG_FILE);
     const prev: CatalogIndex = existsSync(path) ? readCatalog(this.dir) : { format: 'bhtrade-catalog', version: 1, instruments: {}, files: [], gaps: [] };
-    const replaced = new Set(this.done.map((f) => f.path));
-    const newSymbols = new Set(this.done.map((f) => f.symbol));
+    const written = new Set(this.done.map((f) => f.path));
+    const writtenDays = new Set(this.done.map((f) => `${f.symbol}/${f.day}`));
     const index: CatalogIndex = {
       format: 'bhtrade-catalog',
       version: 1,
       instruments: { ...prev.instruments, ...Object.fromEntries(this.instruments) },
-      files: [...prev.files.filter((f) => !replaced.has(f.path)), ...this.done].sort((a, b) => a.path.localeCompare(b.path)),
-      gaps: [...prev.gaps.filter((g) => !newSymbols.has(g.symbol)), ...gaps],
+      files: [...prev.files.filter((f) => !written.has(f.path)), ...this.done].sort((a, b) => a.path.localeCompare(b.path)),
+      // A day written again brings its own gaps; the gaps of days it did not touch stay listed.
+      gaps: [...prev.gaps.filter((g) => !writtenDays.has(`${g.symbol}/${utcDay(BigInt(g.atNs))}`)), ...gaps],
     };
     const tmp = `${path}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(index, null, 2)}\n`);
     renameSync(tmp, path);
+    this.replacedFiles = prev.files.filter((f) => written.has(f.path));
     return index;
   }
 

@@ -1,7 +1,7 @@
 /** `data convert`: reads recordings (ours or Binance raw streams) and REST JSON answers, and writes them into a catalog. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CatalogWriter, type CatalogIndex } from './catalog.ts';
+import { CatalogWriter, type CatalogFile, type CatalogIndex } from './catalog.ts';
 import { BhtradeImporter } from './import-bhtrade.ts';
 import { BinanceImporter } from './import-binance.ts';
 import { importRest, restKind } from './import-rest.ts';
@@ -19,6 +19,8 @@ export interface ConvertOptions {
 export interface ConvertResult {
   readonly index: CatalogIndex;
   readonly report: ConvertReport;
+  /** Files of an earlier conversion into the same catalog that this one wrote again (same table, symbol and day). */
+  readonly replaced: readonly CatalogFile[];
 }
 
 const INPUT_RE = /\.(gz|json|jsonl|ndjson|log)$/i;
@@ -83,5 +85,5 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
     }
   }
   const index = cat.finish(report.gaps);
-  return { index, report };
+  return { index, report, replaced: cat.replaced };
 }

@@ -42,7 +42,7 @@ export interface Candle {
 }
 
 export interface Kline extends Candle {
-  /** 0 on real servers. */
+  /** 0 on real servers (their published answers carry 0); the simulated venue and a backtest's history give the bucket's last millisecond. */
   readonly closeTime: number;
   readonly quoteVolume: string;
   readonly trades: number;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { parseDuration, parseRunConfig, type RunConfig } from '../app/config.ts';
 import { recordShape } from '../data/capture/options.ts';
-import { loadVenueConfig } from '../sim/server/config.ts';
+import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 
 /** The simulated venue's config that ships with the package, used by `--venue embedded` without a config file. */
 export const PACKAGE_VENUE_CONFIG = fileURLToPath(new URL('../../config/venue.yaml', import.meta.url));
@@ -37,6 +37,8 @@ export interface RecordPlan {
   readonly venueConfig: string | undefined;
   readonly out: string;
   readonly durationMs: number | undefined;
+  /** How the symbols were given (`--symbols`, or the file's key), for messages about them. */
+  readonly symbolsKey: string;
 }
 
 export const RECORD_USAGE = `Usage: npx bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade]
@@ -84,6 +86,9 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   const read = file === undefined ? {} : readYamlFile(file) ?? {};
   if (typeof read !== 'object' || read === null || Array.isArray(read)) throw new Error(`${file}: must be a YAML mapping`);
+  if ('instruments' in read && 'accounts' in read) {
+    throw new Error(`${file}: is a simulated venue's config (bhtrade venue --config); record that venue with --venue embedded, or name the file as embedded.config in a record config`);
+  }
   const doc: Record<string, unknown> = 'strategies' in read ? fromRunConfig(file!, read, env) : { ...(interpolateEnv(read, env) as object) };
   const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (flags['--venue'] !== undefined) {
@@ -98,12 +103,18 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (flags['--rotate-bytes'] !== undefined) doc['rotateBytes'] = intFlag('--rotate-bytes', flags['--rotate-bytes']);
   if (flags['--seed'] !== undefined) doc['embedded'] = { ...(doc['embedded'] as object | undefined), seed: intFlag('--seed', flags['--seed']) };
   if (doc['venue'] === undefined) throw new Error('no venue: give CONFIG or --venue embedded|REST_URL');
-  if (doc['symbols'] === undefined && doc['venue'] !== 'embedded') throw new Error('no symbols: give CONFIG or --symbols A,B (a remote venue lists too many to record them all)');
   const r = recordConfigSchema.safeParse(doc);
   if (!r.success) {
+    const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
+    const flag = flagOf(issue.path, flags);
+    if (flag !== undefined) {
+      const got = issue.path.reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown> | undefined)?.[k], doc);
+      throw new Error(`${flag}: ${JSON.stringify(got)} ${issue.message}`);
+    }
     const e = configErrorFromZod(r.error, '', (i) => (i.code === 'unrecognized_keys' ? 'unknown key (docs/data.md lists every key)' : i.message));
     throw new Error(`${file === undefined ? '' : `${file}: `}${e.message}`);
   }
+  if (r.data.symbols === undefined && r.data.venue !== 'embedded') throw new Error('no symbols: give --symbols A,B or a symbols: key (a remote venue lists too many to record them all)');
   let durationMs: number | undefined;
   if (flags['--duration'] !== undefined) {
     durationMs = parseDuration(flags['--duration']);
@@ -114,7 +125,23 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const out = flags['--out'] !== undefined ? resolve(flags['--out']) : resolve(base, r.data.out);
   const venueConfig = r.data.venue !== 'embedded' ? undefined : file === undefined ? PACKAGE_VENUE_CONFIG : resolve(base, r.data.embedded.config);
   const symbols = r.data.symbols ?? embeddedSymbols(venueConfig!, env);
-  return { config: { ...r.data, symbols }, venueConfig, out, durationMs };
+  const symbolsKey = flags['--symbols'] !== undefined ? '--symbols' : `${file === undefined ? '' : `${file}: `}symbols`;
+  return { config: { ...r.data, symbols }, venueConfig, out, durationMs, symbolsKey };
+}
+
+/** The flags that set each key, so that a bad value given as a flag is named as the user typed it. */
+const FLAG_OF_KEY: Readonly<Record<string, string>> = {
+  symbols: '--symbols', topics: '--topics', out: '--out', rotateBytes: '--rotate-bytes', 'embedded.seed': '--seed', 'venue.rest': '--venue', 'venue.ws': '--ws',
+};
+
+/** Returns the flag that set the value at `path`, when a flag did. */
+function flagOf(path: readonly PropertyKey[], flags: Readonly<Record<string, string>>): string | undefined {
+  const key = path.length > 1 && typeof path[1] === 'string' ? `${String(path[0])}.${path[1]}` : String(path[0]);
+  const flag = FLAG_OF_KEY[key] ?? FLAG_OF_KEY[String(path[0])];
+  if (flag === undefined) return undefined;
+  // --ws is derived from --venue when not given.
+  if (flag === '--ws' && flags['--ws'] === undefined) return flags['--venue'] === undefined ? undefined : '--venue';
+  return flags[flag] === undefined ? undefined : flag;
 }
 
 /** Returns the record keys of a run config: its venue, its `record:` section, and its strategies' symbols unless the section names some. */
@@ -133,7 +160,11 @@ function fromRunConfig(file: string, raw: unknown, env: NodeJS.ProcessEnv): Reco
 
 /** Returns every symbol the embedded venue's config lists, spot first. */
 function embeddedSymbols(venueConfig: string, env: NodeJS.ProcessEnv): string[] {
-  const vc = loadVenueConfig(venueConfig, env);
+  return listedSymbols(loadVenueConfig(venueConfig, env));
+}
+
+/** Returns every symbol a simulated venue's config lists, spot first. */
+export function listedSymbols(vc: VenueConfig): string[] {
   return [...vc.instruments.spot.map((i) => i.symbol), ...vc.instruments.contracts.map((i) => i.symbol)];
 }
 

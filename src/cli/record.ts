@@ -1,12 +1,12 @@
 /** `bhtrade record`: records a venue's market WebSocket (the embedded simulated venue, or a real one) to gzip line files until SIGINT/SIGTERM or --duration. */
 import { stderr, stdout } from 'node:process';
 import { LiveClock } from '../core/clock.ts';
-import { BhError } from '../core/errors.ts';
+import { BhError, ConfigError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { MarketRecorder } from '../data/capture/recorder.ts';
 import { loadVenueConfig } from '../sim/server/config.ts';
 import { startVenue, type RunningVenue } from '../sim/server/start.ts';
-import { planRecord, RECORD_USAGE, type RecordPlan } from './record-config.ts';
+import { listedSymbols, planRecord, RECORD_USAGE, type RecordPlan } from './record-config.ts';
 
 export { RECORD_HELP } from './record-config.ts';
 
@@ -29,6 +29,10 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     let ws: string;
     if (cfg.venue === 'embedded') {
       const vc = loadVenueConfig(plan.venueConfig!, process.env);
+      const listed = listedSymbols(vc);
+      const unknown = cfg.symbols.filter((sym) => !listed.includes(sym));
+      // Checked before the venue starts, so the refusal is the only thing printed.
+      if (unknown.length > 0) throw new ConfigError(plan.symbolsKey, `the embedded venue lists no ${unknown.join(', ')} (it has ${listed.join(', ')}; names are case-sensitive)`);
       venue = await startVenue({ config: vc, clock, log: log.child({ component: 'venue' }), host: '127.0.0.1', port: 0, seed: cfg.embedded.seed ?? vc.server.seed });
       rest = venue.server.restUrl;
       ws = venue.server.wsUrl;
@@ -36,7 +40,7 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
       rest = cfg.venue.rest;
       ws = cfg.venue.ws;
     }
-    recorder = new MarketRecorder({ ...cfg, restUrl: rest, wsUrl: ws, dir: plan.out, clock, log });
+    recorder = new MarketRecorder({ ...cfg, restUrl: rest, wsUrl: ws, dir: plan.out, clock, log, symbolsKey: plan.symbolsKey });
     await recorder.start();
     stdout.write(`recording ${cfg.symbols.join(',')} [${cfg.topics.join(',')}] from ${rest} to ${plan.out}\n`);
   } catch (e) {

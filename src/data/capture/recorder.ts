@@ -31,6 +31,8 @@ export interface MarketRecorderOptions extends RecordSettings {
   readonly snapshotEveryMs?: number;
   /** Returns epoch nanoseconds (default: the clock's time at start, then the monotonic timer). */
   readonly nanos?: () => bigint;
+  /** How the user gave the symbols, named when the venue lists one not (default `record.symbols`, a run config's key). */
+  readonly symbolsKey?: string;
 }
 
 /** What the recorder counted. */
@@ -121,7 +123,7 @@ export class MarketRecorder {
     }
     const known = instrumentsOf(parseBrokerInfo(body));
     const unknown = this.o.symbols.filter((s) => !known.has(s));
-    if (unknown.length > 0) throw new ConfigError('record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
+    if (unknown.length > 0) throw new ConfigError(this.o.symbolsKey ?? 'record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
     for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
     this.instruments = answer.text;
   }

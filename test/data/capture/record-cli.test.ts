@@ -3,10 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { recordCommand } from '../../../src/cli/record.ts';
 import { PACKAGE_VENUE_CONFIG, planRecord } from '../../../src/cli/record-config.ts';
 import { loadVenueConfig } from '../../../src/sim/server/config.ts';
 import { ROOT } from '../../app/scenario.ts';
+import { startVenueOnClock } from '../../venue/streams/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bhtrade-record-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -46,12 +48,14 @@ describe('bhtrade record arguments', () => {
   });
 
   it.each([
-    [['--venue', 'http://127.0.0.1:1'], /no symbols: give CONFIG or --symbols A,B/],
+    [['--venue', 'http://127.0.0.1:1'], /no symbols: give --symbols A,B or a symbols: key/],
     [['--symbols', 'X'], /no venue/],
-    [['--venue', 'embedded', '--symbols', 'X', '--topics', 'depths'], /topics\[0\]: must be one of trade/],
-    [['--venue', 'ftp://x', '--symbols', 'X'], /venue/],
+    [['--venue', 'embedded', '--symbols', 'X', '--topics', 'trade,depths'], /^--topics: "depths" must be one of trade/],
+    [['--venue', 'ftp://x', '--symbols', 'X'], /^--venue: "ftp:\/\/x" must be an http:\/\/ or https:\/\/ URL$/],
+    [['--venue', 'https://a.example', '--ws', 'https://b.example', '--symbols', 'X'], /^--ws: "https:\/\/b.example" must be a ws:\/\/ or wss:\/\/ URL$/],
     [['--venue', 'embedded', '--symbols', 'X', '--duration', '5 minutes'], /--duration must be a duration/],
-    [['--venue', 'embedded', '--symbols', 'X', '--rotate-bytes', '100'], /rotateBytes: .*4096/],
+    [['--venue', 'embedded', '--symbols', 'X', '--rotate-bytes', '100'], /^--rotate-bytes: 100 must be at least 4096 \(bytes\)$/],
+    [[join(ROOT, 'config/venue.yaml')], /venue\.yaml: is a simulated venue's config/],
     [['--venue', 'embedded', '--symbols', 'X', '--outdir', 'x'], /unknown option --outdir/],
   ])('refuses %j', (args, message) => {
     expect(() => planRecord(args)).toThrow(message);
@@ -64,5 +68,29 @@ describe('bhtrade record arguments', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${f}: rotate: unknown key`);
     expect(r.stderr).toContain('Usage: npx bhtrade record');
+  });
+
+  it('names --symbols when the embedded venue does not list a symbol, before starting it, and exits 2', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((t) => (err.push(String(t)), true));
+    try {
+      expect(await recordCommand(['--venue', 'embedded', '--symbols', 'BTCUSDT,btcusdt', '--out', join(tmp, 'embedded')])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(err.join('')).toMatch(/^bhtrade record: --symbols: the embedded venue lists no btcusdt \(it has BTCUSDT, .*; names are case-sensitive\)\n$/);
+  });
+
+  it('names --symbols when a remote venue does not list a symbol given there, and exits 2', async () => {
+    const v = await startVenueOnClock();
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((t) => (err.push(String(t)), true));
+    try {
+      expect(await recordCommand(['--venue', v.url, '--symbols', 'BTCUSDT,XX', '--out', join(tmp, 'remote')])).toBe(2);
+    } finally {
+      spy.mockRestore();
+      await v.close();
+    }
+    expect(err.join('')).toContain('bhtrade record: --symbols: the venue lists no XX (it has BTCUSDT,');
   });
 });

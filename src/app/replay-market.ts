@@ -54,11 +54,28 @@ function requestOf(o: ExternalOrder): OrderRequest {
   };
 }
 
-/** Returns where the replay starts, epoch ns: the config's ISO `from`, else the first recorded book change of the symbols (a market without a book has nothing to trade on). */
+/**
+ * Returns where the replay starts, epoch ns: the config's ISO `from`, else the first recorded book change of the
+ * symbols (a market without a book has nothing to trade on). A `from` after the recording's last event is refused:
+ * the venue would start with nothing to replay and the run would end at once, as though it had traded.
+ */
 function startNs(from: string | undefined, index: CatalogIndex, symbols: readonly string[]): bigint | undefined {
-  if (from !== undefined) return BigInt(Date.parse(from)) * 1_000_000n;
+  if (from !== undefined) {
+    const ns = BigInt(Date.parse(from)) * 1_000_000n;
+    const replayed = index.files.filter((f) => (f.table === 'book_deltas' || f.table === 'trades') && symbols.includes(f.symbol));
+    const lasts = replayed.map((f) => BigInt(f.lastNs));
+    if (lasts.length > 0 && lasts.every((l) => ns > l)) {
+      const last = lasts.reduce((a, b) => (b > a ? b : a));
+      throw new ConfigError('market.from', `${from} is after the end of the recording: its last ${symbols.join(', ')} book change or trade is at ${isoOfNs(last)}`);
+    }
+    return ns;
+  }
   const firsts = index.files.filter((f) => f.table === 'book_deltas' && symbols.includes(f.symbol)).map((f) => BigInt(f.firstNs));
   return firsts.length === 0 ? undefined : firsts.reduce((a, b) => (b < a ? b : a));
+}
+
+function isoOfNs(ns: bigint): string {
+  return new Date(Number(ns / 1_000_000n)).toISOString();
 }
 
 /**

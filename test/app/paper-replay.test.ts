@@ -428,6 +428,15 @@ describe('the market: keys', () => {
     expect((err as ConfigError).message).toMatch(/market\.replay: BTCUSDT: the catalog's tick 0\.01 and lot 0\.00000001 must be multiples of the venue's tickSize 0\.01 and stepSize 0\.000001/);
   });
 
+  it('refuses a from after the end of the recording, naming market.from and the span recorded, instead of a run that ends at once', async () => {
+    const config = loadVenueConfig('config/paper-venue.yaml');
+    const clock = new VirtualClock(T0);
+    const market = new ReplayMarket({ ...config.market!, from: '2024-08-08T23:59:00Z' }, clock, createLogger({ level: 'silent' }));
+    const err = await startVenue({ config, clock, host: '127.0.0.1', port: 0, feed: (v) => market.attach(v) }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toBe('market.from: 2024-08-08T23:59:00Z is after the end of the recording: its last BTCUSDT book change or trade is at 2024-08-08T23:56:12.991Z');
+  });
+
   it('refuses a catalog folder that is not one, naming market.replay', async () => {
     const config = loadVenueConfig('config/paper-venue.yaml');
     const clock = new VirtualClock(T0);

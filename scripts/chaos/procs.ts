@@ -1,6 +1,6 @@
 /** Child processes of the chaos run (`bhtrade venue`, `bhtrade run`): logs appended to files, start-up awaited on the venue's printed URL, kills by signal. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -33,12 +33,40 @@ export class Child {
 
   private readonly proc: ChildProcess;
 
+  /** Returns why the child ended badly, as lines to print under its exit (see problemLines). */
+  why(): string {
+    return problemLines(this.logFile);
+  }
+
   /** Sends `signal` and resolves with the exit. */
   async kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.asked = true;
     this.proc.kill(signal);
     return this.exited;
   }
+}
+
+/**
+ * Returns the end of a child's log as lines to print under its exit: the last `max` lines that are
+ * errors or warnings (pino level 40 and up) or not JSON (stderr), each cut to 300 characters; '' when
+ * there are none or no log. CI keeps only what the run prints, not the log files.
+ */
+export function problemLines(logFile: string, max = 5): string {
+  let text: string;
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return '';
+  }
+  const bad = text.split('\n').filter((l) => {
+    if (l.trim() === '') return false;
+    try {
+      return ((JSON.parse(l) as { level?: number }).level ?? 0) >= 40;
+    } catch {
+      return true;
+    }
+  });
+  return bad.slice(-max).map((l) => `\n    | ${l.length > 300 ? `${l.slice(0, 300)}…` : l}`).join('');
 }
 
 /** Returns a free loopback port (the venue binds it again at each restart). */

@@ -38,7 +38,7 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
   const { venueConfig, venueEnv, bot } = writeConfigs(o.dir, port);
   const admin = new VenueAdmin(`http://127.0.0.1:${port}`);
   const watch = (c: Child): Child => {
-    void c.exited.then((e) => { if (!c.asked) t.exits.push(`${c.name} exited by itself (${e.code ?? e.signal}); see ${c.logFile}`); });
+    void c.exited.then((e) => { if (!c.asked) t.exits.push(`${c.name} exited by itself (${e.code ?? e.signal}); see ${c.logFile}${c.why()}`); });
     return c;
   };
   const startVenue = async (): Promise<Child> => watch(await startVenueChild(venueConfig, port, venueEnv, join(o.dir, 'venue.log'), o.hangMs));
@@ -124,9 +124,10 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
     }
     // The graceful stop under 429s: the bot must cancel its orders through the rate budget and exit 0.
     await admin.setFaults({ rateLimitStorm: { count: 2 } });
-    const e = await child.kill('SIGTERM');
+    const stopped = child;
+    const e = await stopped.kill('SIGTERM');
     child = undefined;
-    if (e.code !== 0) t.exits.push(`bhtrade run exited ${e.code ?? e.signal} on SIGTERM`);
+    if (e.code !== 0) t.exits.push(`bhtrade run exited ${e.code ?? e.signal} on SIGTERM${stopped.why()}`);
     await leftAfterStop(admin, bot, 'bhtrade run stopped', t);
     await admin.clearFaults();
 
@@ -153,7 +154,7 @@ export async function runChaos(o: ChaosOptions): Promise<Tally> {
     await app?.stop('chaos run aborted').catch(() => undefined);
     await child?.kill('SIGKILL');
     const e = await venue.kill('SIGTERM');
-    if (e.code !== 0) t.exits.push(`venue exited ${e.code ?? e.signal} on SIGTERM`);
+    if (e.code !== 0) t.exits.push(`venue exited ${e.code ?? e.signal} on SIGTERM${venue.why()}`);
     process.off('unhandledRejection', onUnhandled);
   }
   return t;

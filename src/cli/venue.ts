@@ -4,7 +4,7 @@ import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
 import { ReplayMarket } from '../app/replay-market.ts';
 import { BhError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
-import { loadVenueConfig } from '../sim/server/config.ts';
+import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 import { startVenue } from '../sim/server/start.ts';
 
 const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
@@ -22,6 +22,8 @@ Options:
   --seed N          seed of the market agents (default the config's)
   --start-time MS   start the venue's clock at this epoch time in ms (it then runs at wall speed)
   -h, --help        show this help
+
+Exit codes: 0 after Ctrl-C or SIGTERM, 2 for a bad option or config (named with its file), 1 when the venue failed.
 `;
 
 interface Args {
@@ -80,9 +82,17 @@ export async function venueCommand(argv: readonly string[]): Promise<number> {
     stderr.write(`bhtrade venue: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
+  let config: VenueConfig;
+  try {
+    config = loadVenueConfig(args.config, process.env);
+  } catch (e) {
+    // A bad config is the user's to fix, as a bad option is: named with its file, exit 2.
+    const m = (e as Error).message;
+    stderr.write(`bhtrade venue: ${m.startsWith(args.config) ? m : `${args.config}: ${m}`}\n`);
+    return e instanceof BhError && e.retry === 'config' ? 2 : 1;
+  }
   const log = createLogger({ name: 'venue', pretty: false, destination: process.stderr });
   try {
-    const config = loadVenueConfig(args.config, process.env);
     const clock = args.startTime === undefined ? new LiveClock() : shiftedClock(args.startTime);
     const replay = config.market === undefined ? undefined : new ReplayMarket(config.market, clock, log);
     const venue = await startVenue({ config, clock, log, host: args.host, port: args.port, seed: args.seed, ...(replay ? { feed: (v) => replay.attach(v) } : {}) });

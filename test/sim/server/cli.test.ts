@@ -111,4 +111,21 @@ describe('bhtrade venue', () => {
     expect(code).toBe(2);
     expect(err).toContain('--port must be an integer from 0 to 65535, got x');
   });
+
+  it('refuses a bad config with exit code 2, naming the file and the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-venue-cli-'));
+    try {
+      const bad = join(dir, 'venue.yaml');
+      writeFileSync(bad, toYaml({ ...(parseYaml(readFileSync('config/venue.yaml', 'utf8')) as object), bogusKey: 1 }));
+      const child = spawn(process.execPath, ['bin/bhtrade.js', 'venue', '--config', bad, '--port', '0'], { stdio: 'pipe' });
+      running.push(child);
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(2);
+      expect(err).toBe(`bhtrade venue: ${bad}: bogusKey: Unrecognized key: "bogusKey"\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,10 +1,12 @@
 /** `bhtrade backtest CONFIG --sweep PATH=VALUES ...`: the sweep part of the backtest command (progress to stderr, the ranked table to stdout). */
+import { dirname, resolve } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError, ConfigError } from '../core/errors.ts';
 import { defaultResultsDir } from '../backtest/index.ts';
 import { prepareSweep, runSweep } from '../app/sweep/run.ts';
-import { comboLabel, parseSweepArg, type Combination } from '../app/sweep/spec.ts';
+import { comboLabel, parseSweepArg, type Combination, type SweepAxis } from '../app/sweep/spec.ts';
 import { DEFAULT_RANK, rankMetric, sweepTable, type RankMetric } from '../app/sweep/table.ts';
+import { catalogProblem } from './load-config.ts';
 
 /** The backtest command's arguments a sweep reads. */
 export interface SweepArgs {
@@ -16,6 +18,8 @@ export interface SweepArgs {
   readonly from?: string;
   readonly to?: string;
   readonly out?: string;
+  /** The config's backtest.data, as written (relative to the config's folder). */
+  readonly configData: string;
 }
 
 /** Runs the sweep; returns the exit code: 0 all done, 1 when a combination failed, 2 for a bad --sweep, --workers or --rank. */
@@ -24,6 +28,8 @@ export async function sweepCommand(args: SweepArgs): Promise<number> {
   let prepared: { rank: RankMetric; workers: number | undefined; combos: Combination[] };
   try {
     const axes = args.sweep.map(parseSweepArg);
+    flagOverrides(axes, args);
+    catalogsOf(axes, args);
     const rank = rankMetric(args.rank ?? DEFAULT_RANK);
     const workers = args.workers === undefined ? undefined : workerCount(args.workers);
     prepared = { rank, workers, combos: await prepareSweep(args.config, axes) };
@@ -50,6 +56,29 @@ export async function sweepCommand(args: SweepArgs): Promise<number> {
   stdout.write(`${sweepTable(result.rows, rank)}\n`);
   stdout.write(`${combos.length} combinations ${where} in ${secs} s, ranked by ${rank}; ${result.failed} failed; table: ${result.csv}\n`);
   return result.failed > 0 ? 1 : 0;
+}
+
+/** The command line's --from, --to and --data set every combination's range and catalog: a swept backtest.from, .to or .data beside one would be ignored, each row showing a value it did not run with. */
+function flagOverrides(axes: readonly SweepAxis[], args: SweepArgs): void {
+  for (const key of ['from', 'to', 'data'] as const) {
+    const axis = axes.find((a) => a.path === `backtest.${key}`);
+    if (axis !== undefined && args[key] !== undefined) {
+      throw new ConfigError(`--sweep ${axis.path}`, `--${key} ${args[key]} sets it for every combination, so the swept values would be ignored: give one or the other`);
+    }
+  }
+}
+
+/** Checks, before anything runs, that each catalog the combinations would replay is one: --data, else each swept backtest.data, else the config's. */
+function catalogsOf(axes: readonly SweepAxis[], args: SweepArgs): void {
+  const baseDir = dirname(resolve(args.config));
+  const swept = axes.find((a) => a.path === 'backtest.data');
+  const given = args.data !== undefined ? [{ key: '--data', dir: resolve(args.data) }]
+    : swept !== undefined ? swept.values.map((v) => ({ key: `--sweep backtest.data=${v}`, dir: resolve(baseDir, v) }))
+      : [{ key: 'backtest.data', dir: resolve(baseDir, args.configData) }];
+  for (const { key, dir } of given) {
+    const problem = catalogProblem(dir);
+    if (problem !== undefined) throw new ConfigError(key, `${dir}: ${problem}`);
+  }
 }
 
 function workerCount(text: string): number {

@@ -1,6 +1,6 @@
 // Sweeps run to the end: the same results in worker threads as one after another in-process (byte for byte), a failing combination reported while the others finish, and the command's table, sweep.csv and exit codes through bin/bhtrade.js.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,11 +99,26 @@ describe('bhtrade backtest --sweep', () => {
       [['--sweep', 'params.spreadTicks=4', '--rank', 'luck'], /--rank: unknown metric "luck"/],
       [['--sweep', 'params.spreadTicks=4', '--workers', 'two'], /--workers: must be a whole number/],
       [['--rank', 'fills'], /--workers and --rank go with --sweep/],
+      // A flag that sets the range or catalog of every combination would make a swept key of the same meaning do nothing.
+      [['--sweep', 'backtest.from=2024-08-08T23:54:20Z,2024-08-08T23:54:30Z', '--from', RANGE.from], /--sweep backtest\.from: --from 2024-08-08T23:54:14Z sets it for every combination, so the swept values would be ignored/],
+      [['--sweep', 'backtest.data=../backtest/data/binance-samples', '--data', 'backtest/data/binance-samples'], /--sweep backtest\.data: --data backtest\/data\/binance-samples sets it for every combination/],
+      [['--sweep', 'backtest.data=../backtest/data/binance-samples,/nowhere'], /--sweep backtest\.data=\/nowhere: \/nowhere: no such folder/],
     ] as const) {
       const r = bhtrade(EXAMPLE, ...args, '--out', out);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('exits 2 before running anything when the config\'s backtest.data is no catalog, as a single backtest does', () => {
+    const dir = tmp();
+    const config = join(dir, 'bad-data.yaml');
+    writeFileSync(config, readFileSync(EXAMPLE, 'utf8').replace('use: ../strategies/', `use: ${ROOT}/strategies/`).replace('data: ../backtest/data/binance-samples', 'data: ./no-catalog'));
+    const out = join(dir, 'never');
+    const r = bhtrade(config, '--sweep', 'params.spreadTicks=2,4', '--workers', '0', '--out', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`bhtrade backtest: ${config}: backtest.data: ${join(dir, 'no-catalog')}: no such folder\n`);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -377,7 +377,8 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   const all = `the catalog's data of ${symbols.join(', ')} runs from ${new Date(allFirst).toISOString()} to ${new Date(allLast).toISOString()}`;
   if (f < allFirst - DAY_MS) throw new ConfigError(fromKey, `${new Date(f).toISOString()} is more than a day before the start of the data (${all})`);
   if (t > allLast + 1 + DAY_MS) throw new ConfigError(toKey, `${new Date(t).toISOString()} is more than a day after the end of the data (${all})`);
-  if (t <= f) throw new ConfigError(toKey, `must be after ${fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
+  // Without a start given, the range starts at the data's: naming a key the user never set would send them looking for it.
+  if (t <= f) throw new ConfigError(toKey, `must be after ${from === undefined ? 'the start of the data' : fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
   return { from: f, to: t };
 }
 

@@ -79,10 +79,10 @@ export async function lookaheadCommand(argv: readonly string[]): Promise<number>
 export function reportLines(r: LookaheadReport): string[] {
   const found = new Map(r.findings.map((f) => [f.point, f]));
   const lines = [
-    `full run ${iso(r.range.from)} to ${iso(r.range.to)}: ${r.emissions} order calls at ${r.decisions} decision points; ${r.points.length} re-run with the data cut 1 ms after them`,
+    `full run ${iso(r.range.from)} to ${iso(r.range.to)}: ${r.emissions} order calls at ${r.decisions} decision points${r.atStop > 0 ? ` (and ${r.atStop} from stop at the end, not compared)` : ''}; ${r.points.length} re-run with the data cut 1 ms after them`,
     ...r.points.map((p, i) => `  ${String(i + 1).padStart(String(r.points.length).length)}. ${iso(p)}  ${found.has(p) ? findingText(found.get(p)!) : 'same orders'}`),
   ];
-  if (r.points.length === 0) lines.push('no strategy emitted an order: nothing to check');
+  if (r.points.length === 0) lines.push(`no strategy emitted an order${r.atStop > 0 ? ' before its stop' : ''}: nothing to check`);
   else if (r.findings.length === 0) lines.push(`no lookahead: the orders up to each of the ${r.points.length} points are the same without the data after it`);
   else lines.push(`LOOKAHEAD at ${r.findings.length} of ${r.points.length} points, in ${[...new Set(r.findings.map((f) => `${f.strategy}.${f.handler}`))].join(', ')}`);
   return lines;

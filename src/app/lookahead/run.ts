@@ -33,9 +33,11 @@ export interface LookaheadFinding {
 /** What the check found. */
 export interface LookaheadReport {
   readonly range: { readonly from: number; readonly to: number };
-  /** Order API calls of the full run, and the distinct times they were made at. */
+  /** Order API calls of the full run that are compared (all but those its strategies' `stop` made), and the distinct times they were made at. */
   readonly emissions: number;
   readonly decisions: number;
+  /** Order API calls the strategies' `stop` made at the data's end: not compared. */
+  readonly atStop: number;
   /** The decision points re-run, in time order. */
   readonly points: readonly number[];
   readonly findings: readonly LookaheadFinding[];
@@ -73,7 +75,7 @@ export async function runLookahead(loaded: LoadedConfig, o: LookaheadOptions = {
     const differing = a[i] ?? b[i]!;
     findings.push({ point, ...(a[i] === undefined ? {} : { full: a[i] }), ...(b[i] === undefined ? {} : { cut: b[i] }), handler: differing.handler, strategy: differing.strategy });
   }
-  return { range: run.range, emissions: full.emissions.length, decisions: times.length, points, findings };
+  return { range: run.range, emissions: decisive.length, decisions: times.length, atStop: full.emissions.length - decisive.length, points, findings };
 }
 
 // A strategy's `stop` runs when the data ends: in a cut run that is at the cut, so what it emits is no decision on the data.

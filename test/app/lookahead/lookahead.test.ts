@@ -71,10 +71,25 @@ describe('lookahead', () => {
       .rejects.toThrow(/the strategies made \d+ order calls, more than the 5 the check keeps: check a shorter range/);
   });
 
+  it('says what it counted: the calls a strategy\'s stop made are not decisions, and a range start nobody gave is called the start of the data', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'lookahead', 'config/backtest.yaml', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
+    // 2 ms before the data's end the market maker has not quoted yet; its stop still cancels.
+    const end = run('--from', '2024-08-08T23:56:12.990Z');
+    expect(end.stdout).toBe([
+      'full run 2024-08-08T23:56:12.990Z to 2024-08-08T23:56:12.992Z: 0 order calls at 0 decision points (and 1 from stop at the end, not compared); 0 re-run with the data cut 1 ms after them',
+      'no strategy emitted an order before its stop: nothing to check',
+      '',
+    ].join('\n'));
+    expect(end.status).toBe(0);
+    const early = run('--to', '2024-08-08T23:00:00Z');
+    expect(early.stderr).toBe('bhtrade lookahead: config/backtest.yaml: --to: must be after the start of the data (2024-08-08T23:54:13.937Z), got 2024-08-08T23:00:00.000Z\n');
+    expect(early.status).toBe(2);
+  });
+
   it('passes the example strategies on the committed sample (market maker through the command, grid)', async () => {
     const cmd = spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'lookahead', 'config/backtest.yaml', '--points', '3', '--to', '2024-08-08T23:55:14Z'], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
     expect(cmd.stderr).toMatch(/run 3\/3, data cut after /);
-    expect(cmd.stdout).toMatch(/^full run 2024-08-08T23:54:13\.937Z to 2024-08-08T23:55:14\.000Z: \d+ order calls at \d+ decision points; 3 re-run/);
+    expect(cmd.stdout).toMatch(/^full run 2024-08-08T23:54:13\.937Z to 2024-08-08T23:55:14\.000Z: \d+ order calls at \d+ decision points \(and 1 from stop at the end, not compared\); 3 re-run/);
     expect(cmd.stdout).toMatch(/\n {2}1\. \S+ {2}same orders\n {2}2\. \S+ {2}same orders\n {2}3\. \S+ {2}same orders\nno lookahead/);
     expect(cmd.status).toBe(0);
 

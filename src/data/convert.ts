@@ -84,6 +84,7 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
       report.problem(file, 0, `conversion of this file stopped: ${(e as Error).message}`);
     }
   }
+  ours.finish();
   const index = cat.finish(report.gaps);
   return { index, report, replaced: cat.replaced };
 }

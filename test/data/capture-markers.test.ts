@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeMember } from '../../src/data/capture/gzip-member.ts';
 import { convert } from '../../src/data/convert.ts';
 import { mappingFrom } from '../../src/data/mapping.ts';
 import { collect, tempDir } from './helpers.ts';
@@ -44,5 +45,27 @@ describe('capture markers', () => {
       ['depthSnapshot', 'rest@1565687625800', [['11313.16', '0.01']], [['11318.96', '0.0041']]],
       ['depthUpdate', '115277991_18', [], [['11318.96', '0.5']]],
     ]);
+  });
+
+  it('a diff lost with a damaged gzip member, which the recorder could not mark, is listed as a gap with the versions around it', async () => {
+    const t = tempDir();
+    cleanup = t.remove;
+    const ns = (ms: number): string => `${BigInt(ms) * 1_000_000n + 7n}`;
+    const t0 = 1565687625000;
+    const lines = [`${ns(t0)} ${frame(1, t0, '[["11316.78","0.078"]]', '[["11318.96","0.0041"]]', true)}`];
+    for (let v = 2; v <= 6; v++) lines.push(`${ns(t0 + v * 100)} ${frame(v, t0 + v * 100, `[["11316.${70 + v}","0.01"]]`, '[]')}`);
+    // One gzip member a line, as the recorder flushes them; the member of version 4 is damaged.
+    const members = lines.map((l) => encodeMember(Buffer.from(`${l}\n`)));
+    const bad = Buffer.from(members[3]!);
+    for (let i = 30; i < bad.length - 12; i += 3) bad[i] = (bad[i]! + 91) & 0xff;
+    members[3] = bad;
+    const file = join(t.dir, 'market-20190813T092345Z-0000.cap.gz');
+    writeFileSync(file, Buffer.concat(members));
+    const mapping = mappingFrom({ instruments: [{ symbol: 'BTCUSDT', kind: 'spot', tick: '0.01', lot: '0.0001', base: 'BTC', quote: 'USDT', margin: 'USDT' }] });
+    const { index, report } = await convert({ inputs: [file], out: join(t.dir, 'cat'), mapping });
+    expect(report.problems.map((p) => p.message)).toEqual([expect.stringContaining('bytes skipped to the next member')]);
+    expect(index.gaps).toEqual([{ symbol: 'BTCUSDT', atNs: ns(t0 + 500), reason: `version gap: 4 expected, 5 came (line 4 of ${file})` }]);
+    const { stats } = await collect({ catalog: join(t.dir, 'cat') });
+    expect(stats).toMatchObject({ bookGaps: 1 });
   });
 });

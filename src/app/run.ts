@@ -165,8 +165,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
           log.info({ reason }, 'stopping');
           statusTimer.cancel();
           await host.stop();
+          const deadline = clock.now() + cfg.stop.timeout;
+          // An order a stop() handler placed (a closing order) may still wait in the executor's queue: cancelled there it would never be sent.
+          if (cfg.stop.cancelAll) await withTimeout(clock, answeredOwn(exec), deadline - clock.now());
           if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
+          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), Math.max(0, deadline - clock.now()));
           const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
           if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
           // The last fills reach the summary and the status before the links close.
@@ -207,18 +210,25 @@ export function checkSymbols(cfg: LoadedConfig['config'], instruments: ReadonlyM
   }
 }
 
+/** Resolves once the venue has answered every order the run placed (none is still queued or in flight unanswered). */
+function answeredOwn(exec: OrderExecutor): Promise<void> {
+  return whenNone(exec, () => exec.store.working().some((o) => !o.adopted && o.phase === 'PENDING_NEW'));
+}
+
+function whenNone(exec: OrderExecutor, open: () => boolean): Promise<void> {
+  if (!open()) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const off = exec.on(() => {
+      if (open()) return;
+      off();
+      resolve();
+    });
+  });
+}
+
 /** Resolves once no order the run placed is still working (cancels retried through 429 pauses included) and the executor is idle. */
 async function settledOwn(exec: OrderExecutor): Promise<void> {
-  const open = (): boolean => exec.store.working().some((o) => !o.adopted);
-  if (open()) {
-    await new Promise<void>((resolve) => {
-      const off = exec.on(() => {
-        if (open()) return;
-        off();
-        resolve();
-      });
-    });
-  }
+  await whenNone(exec, () => exec.store.working().some((o) => !o.adopted));
   await exec.idle();
 }
 

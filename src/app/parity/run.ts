@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Clock, VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
+import { Decimal, scaleOf } from '../../core/fixed.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import { convert } from '../../data/convert.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
@@ -54,8 +55,11 @@ export interface ParityResult {
   readonly base: string;
   /** The asset fees and PnL are counted in. */
   readonly quote: string;
-  /** What volume and position are counted in: the quote and the base (spot, linear), the quote and contracts (inverse). */
-  readonly units: { readonly volume: string; readonly position: string };
+  /**
+   * What volume and position are counted in: the quote and the base (spot, linear), the quote and contracts (inverse);
+   * an inverse volume is a whole number of lots × multiplier, shown with its own decimals (not the margin asset's).
+   */
+  readonly units: { readonly volume: string; readonly position: string; readonly volumeDecimals?: number };
   readonly dirs: { readonly recording: string; readonly publicBook: string; readonly catalog: string };
 }
 
@@ -141,5 +145,5 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
     meanResponseMs: n === 0 ? 0 : trips.reduce((s, t) => s + t.response - t.exchange, 0) / n,
   };
   const durationMs = o.recording !== undefined ? backtest.range.to - backtest.range.from : o.durationMs;
-  return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, units: inst.kind === 'inverse' ? { volume: inst.quote, position: 'contracts' } : { volume: moneyAsset, position: inst.base }, dirs };
+  return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, units: inst.kind === 'inverse' ? { volume: inst.quote, position: 'contracts', volumeDecimals: scaleOf(new Decimal(inst.lot).times(inst.multiplier).toFixed()) } : { volume: moneyAsset, position: inst.base }, dirs };
 }

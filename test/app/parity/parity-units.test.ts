@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compare, type ParityFill, type ParityOrder } from '../../../src/app/parity/compare.ts';
+import { parityLines } from '../../../src/app/parity/report.ts';
+import type { ParityResult } from '../../../src/app/parity/run.ts';
 import { laggedClock } from '../../../src/app/parity/lagged-clock.ts';
 import { orderKey, ordersAfterTradesOfTheirMs, parityLatency, streamDelay } from '../../../src/app/parity/latency.ts';
 import { GridClock } from '../../../src/app/parity/grid-clock.ts';
@@ -398,5 +400,24 @@ describe('aheadGone', () => {
     const r = await run('0');
     expect(r.moved).toBe(0);
     expect(r.frames.map((f) => (JSON.parse(f) as { topic: string }).topic)).toEqual(['diffDepth', 'diffDepth', 'trade', 'diffDepth']);
+  });
+});
+
+describe('parityLines of an inverse contract', () => {
+  it('counts its own size in contracts and shows its USD volume as the whole number it is, not with the margin asset\'s 8 decimals', () => {
+    const fill = (clientOrderId: string, side: string, price: string, qty: string): ParityFill => ({ time: T0, clientOrderId, side, price, qty, fee: '0.0000002', feeAsset: 'BTC', maker: false });
+    const order = (clientOrderId: string, side: string): ParityOrder => ({ time: T0, clientOrderId, side, type: 'LIMIT', timeInForce: 'IOC', price: '30000', qty: '10' });
+    const run = (prefix: string) => ({ orders: [order(`${prefix}-1`, 'BUY'), order(`${prefix}-2`, 'SELL')], fills: [fill(`${prefix}-1`, 'BUY', '30000', '10'), fill(`${prefix}-2`, 'SELL', '30010', '10')] });
+    const comparison = compare({ live: run('t-l'), backtest: run('t-bt'), base: 'BTC', money: 'BTC', kind: 'inverse', multiplier: '1', mark: '30005' });
+    const p = {
+      symbol: 'BTC-PERP-REV', durationMs: 60_000, comparison, mark: '30005', base: 'BTC', quote: 'BTC',
+      units: { volume: 'USDT', position: 'contracts', volumeDecimals: 0 },
+      latency: { trips: 2, meanEntryMs: 1, meanResponseMs: 1 },
+      ownRemoval: { levelsAdjusted: 3, levelsClamped: 0, removedQty: '7', lines: 10, tradesRemoved: 2, held: 0, early: 0, queueEvidence: 0, before: 0 },
+    } as unknown as ParityResult;
+    const lines = parityLines(p, 8);
+    expect(lines[2]).toBe('  own orders out of the recorded book: 3 levels lowered (0 clamped at zero), 7 contracts in all; 2 own taker trades out of the recorded trades');
+    expect(lines.find((l) => l.includes('volume'))).toBe(`  ${'volume (USDT)'.padEnd(22)}${'20'.padStart(18)}${'20'.padStart(18)}`);
+    expect(lines.find((l) => l.includes('fees'))).toBe(`  ${'fees (BTC)'.padEnd(22)}${'0.00000040'.padStart(18)}${'0.00000040'.padStart(18)}`);
   });
 });

@@ -1,7 +1,8 @@
 /** `bhtrade data convert|ls|info`: builds a Parquet catalog from recordings and REST answers, and shows what one holds. */
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { convert } from '../data/convert.ts';
+import { convert, expandInputs, INPUT_KINDS } from '../data/convert.ts';
+import { ConvertReport } from '../data/report.ts';
 import { formatInfo, formatLs } from '../data/info.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { loadMapping } from '../data/mapping.ts';
@@ -74,8 +75,15 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   }
   if (!out) return usage('convert needs --out CATALOG');
   if (inputs.length === 0) return usage('convert needs at least one RAW input');
+  const found = new ConvertReport();
+  const files = expandInputs(inputs, found);
+  if (files.length === 0) {
+    for (const p of found.problems) stderr.write(`${p.file}: ${p.message}\n`);
+    stderr.write(`bhtrade data convert: no input file found (folders are read for ${INPUT_KINDS}); ${out} was not written\n`);
+    return 1;
+  }
   const { index, report, replaced } = await convert({ inputs, out, mapping: map === undefined ? undefined : loadMapping(map) });
-  stdout.write(`read ${inputs.length} input(s):\n`);
+  stdout.write(`read ${files.length} file(s):\n`);
   for (const [what, n] of [...report.counts].sort()) stdout.write(`  ${what}: ${n}\n`);
   const events = index.files.reduce((s, f) => s + f.events, 0);
   const symbols = new Set(index.files.map((f) => f.symbol)).size;

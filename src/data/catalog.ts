@@ -1,5 +1,5 @@
 /** The catalog on disk: `TABLE/SYMBOL/YYYY-MM-DD.parquet` files and `catalog.json` (instruments, files, gaps), written table by table as rows come. */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { ParseError } from '../core/errors.ts';
@@ -40,6 +40,7 @@ export type CatalogIndex = z.infer<typeof catalogSchema>;
 /** Returns the index of the catalog in `dir`; throws ParseError naming the file when it is missing or malformed. */
 export function readCatalog(dir: string): CatalogIndex {
   const file = join(dir, CATALOG_FILE);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ParseError(dir, 'is a file: give the catalog\'s folder (the one that holds catalog.json)');
   if (!existsSync(file)) throw new ParseError(file, 'is missing: not a catalog folder (make one with `npx bhtrade data convert RAW... --out CATALOG`)');
   let raw: unknown;
   try {

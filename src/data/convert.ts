@@ -24,6 +24,8 @@ export interface ConvertResult {
 }
 
 const INPUT_RE = /\.(gz|json|jsonl|ndjson|log)$/i;
+/** The names a folder is read for, as INPUT_RE takes them. */
+export const INPUT_KINDS = '*.gz, *.json, *.jsonl, *.ndjson, *.log';
 
 /** Returns the input files in name order (recordings rotate by time, so name order is time order). */
 export function expandInputs(inputs: readonly string[], report: ConvertReport): string[] {

@@ -189,6 +189,7 @@ export class BhtradeImporter {
             toSteps(k.low, inst.tick, 'low'), toSteps(k.close, inst.tick, 'close'), toSteps(k.volume, inst.lot, 'volume'), 0,
           ]);
         }
+        this.report.count('bhtrade kline pushes');
         return;
       }
       case 'realtimes':
@@ -199,12 +200,14 @@ export class BhtradeImporter {
             toSteps(r.low, inst.tick, 'low'), toSteps(r.volume, inst.lot, 'volume'), r.quoteVolume,
           ]);
         }
+        this.report.count('bhtrade realtimes pushes');
         return;
       case 'index':
         for (const x of m.data) {
           const inst = this.inst(file, x.symbol);
           this.cat.row('index', inst.symbol, [l.ns, l.ns, x.index, x.edp]);
         }
+        this.report.count('bhtrade index pushes');
         return;
       case 'depth':
       case 'mergedDepth':

@@ -1,5 +1,5 @@
 /** Read-only views of the executor's books, orders and account: the one a strategy gets (its own book and orders, the account's balances) and the lines of the status. */
-import { Decimal } from '../core/fixed.ts';
+import { Decimal, formatDown } from '../core/fixed.ts';
 import type { BookPnl, Instrument } from '../model/index.ts';
 import type { OrderFeed } from '../execution/order-feed.ts';
 import type { Portfolio } from '../execution/portfolio/portfolio.ts';
@@ -24,7 +24,12 @@ export function strategyView(src: ViewSources, strategyId: string, symbols: read
       const v = src.portfolio.view();
       if (account === 'spot') return v.spot[asset] ?? { free: '0', locked: '0' };
       const c = v.contract[asset];
-      return c === undefined ? { free: '0', locked: '0' } : { free: c.availableMargin, locked: new Decimal(c.total).minus(c.availableMargin).toFixed() };
+      if (c === undefined) return { free: '0', locked: '0' };
+      // The bot's figure carries inverse PnL exactly; the strategy reads it as the venue's account shows it, at the margin precision rounded down.
+      const scale = marginScale(src.instruments, asset);
+      const shown = (d: string): Decimal => (scale === undefined ? new Decimal(d) : new Decimal(formatDown(new Decimal(d), scale)));
+      const free = shown(c.availableMargin);
+      return { free: free.toFixed(), locked: shown(c.total).minus(free).toFixed() };
     },
     positions(symbol) {
       return src.books.symbol(strategyId, symbol).sides.map((s) => ({ symbol, side: s.side, quantity: s.qty, avgPrice: s.avgPrice }));
@@ -33,6 +38,15 @@ export function strategyView(src: ViewSources, strategyId: string, symbols: read
     openOrders: (symbol) => src.feed.open(strategyId, symbol),
     pnl: () => src.books.pnl(strategyId, symbols, src.accountingAsset?.(strategyId)),
   };
+}
+
+/** Returns the decimals of a margin token: the finest margin precision of the contracts margined in it; undefined when none is. */
+function marginScale(instruments: ReadonlyMap<string, Instrument>, token: string): number | undefined {
+  let scale: number | undefined;
+  for (const i of instruments.values()) {
+    if (i.marginToken === token && i.marginPrecision !== undefined) scale = Math.max(scale ?? 0, i.marginPrecision);
+  }
+  return scale;
 }
 
 /** Returns the status line fields of each strategy: its own working orders (unknown outcomes left out), net positions and PnL gross, fees and net. */

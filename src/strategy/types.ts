@@ -125,7 +125,7 @@ export interface BalanceView {
  * instrument's precision.
  */
 export interface PortfolioView {
-  /** Returns the account's balance of `asset` in the spot or contract account (zero when none); shared by every strategy. */
+  /** Returns the account's balance of `asset` in the spot or contract account (zero when none; a margin token at its margin precision, rounded down, as the venue shows it); shared by every strategy. */
   balance(asset: string, account?: 'spot' | 'contract'): BalanceView;
   /** Returns this strategy's position in `symbol` from its own fills: contract sides held, or spot holdings as LONG (empty when flat). */
   positions(symbol: string): readonly PositionView[];

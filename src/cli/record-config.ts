@@ -119,6 +119,10 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (flags['--duration'] !== undefined) {
     durationMs = parseDuration(flags['--duration']);
     if (durationMs === undefined || durationMs <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${JSON.stringify(flags['--duration'])}`);
+    // Node's timers fire at once past 2^31 - 1 ms: a longer --duration would stop the recording as soon as it started.
+    if (durationMs > MAX_DURATION_MS) {
+      throw new Error(`--duration must be at most 596h (about 24 days), got ${JSON.stringify(flags['--duration'])}; to record longer, give no --duration and stop it with Ctrl-C or SIGTERM`);
+    }
   }
   // Paths in a file are relative to it; paths given as flags, to the working directory.
   const base = file === undefined ? process.cwd() : dirname(resolve(file));
@@ -128,6 +132,9 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const symbolsKey = flags['--symbols'] !== undefined ? '--symbols' : `${file === undefined ? '' : `${file}: `}symbols`;
   return { config: { ...r.data, symbols }, venueConfig, out, durationMs, symbolsKey };
 }
+
+/** The longest timer Node arms (2^31 - 1 ms, 596.5 h). */
+const MAX_DURATION_MS = 2 ** 31 - 1;
 
 /** The flags that set each key, so that a bad value given as a flag is named as the user typed it. */
 const FLAG_OF_KEY: Readonly<Record<string, string>> = {

@@ -54,6 +54,7 @@ describe('bhtrade record arguments', () => {
     [['--venue', 'ftp://x', '--symbols', 'X'], /^--venue: "ftp:\/\/x" must be an http:\/\/ or https:\/\/ URL$/],
     [['--venue', 'https://a.example', '--ws', 'https://b.example', '--symbols', 'X'], /^--ws: "https:\/\/b.example" must be a ws:\/\/ or wss:\/\/ URL$/],
     [['--venue', 'embedded', '--symbols', 'X', '--duration', '5 minutes'], /--duration must be a duration/],
+    [['--venue', 'embedded', '--symbols', 'X', '--duration', '600h'], /^--duration must be at most 596h \(about 24 days\), got "600h"; to record longer, give no --duration/],
     [['--venue', 'embedded', '--symbols', 'X', '--rotate-bytes', '100'], /^--rotate-bytes: 100 must be at least 4096 \(bytes\)$/],
     [[join(ROOT, 'config/venue.yaml')], /venue\.yaml: is a simulated venue's config/],
     [['--venue', 'embedded', '--symbols', 'X', '--outdir', 'x'], /unknown option --outdir/],

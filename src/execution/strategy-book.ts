@@ -153,11 +153,14 @@ export class StrategyBooks {
     }
     const fees = b?.fees.get(symbol) ?? SCALED_ZERO;
     const realized = scaled(s.realized[symbol] ?? '0', 'realized');
+    const gross = divideRounded(roundToDecimal(addScaled(realized, fees)), ONE, dp);
+    const feesShown = divideRounded(fees, ONE, dp);
     return {
       version, held: acc.held, dp, ref: undefined, view: undefined, prevRef: undefined, prevView: undefined,
       base: {
-        symbol, net: scaledText(acc.net), sides: Object.freeze(acc.sides), asset: pnlAsset(inst), realizedGross: divideRounded(roundToDecimal(addScaled(realized, fees)), ONE, dp),
-        fees: divideRounded(fees, ONE, dp), funding: '0', realized: divideRounded(realized, ONE, dp),
+        symbol, net: scaledText(acc.net), sides: Object.freeze(acc.sides), asset: pnlAsset(inst), realizedGross: gross, fees: feesShown, funding: '0',
+        // Gross less fees as shown, so the figures a reader sees add up (rounding the exact difference alone can land one unit off).
+        realized: scaledText(subScaled(scaled(gross, 'realizedGross'), scaled(feesShown, 'fees'))),
       },
     };
   }

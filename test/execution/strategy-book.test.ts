@@ -103,5 +103,14 @@ describe('strategy book views', () => {
     b.closeOutside('mm', 'BTC-PERP-BUSDT', 'LONG', '10', '3', 99);
     expect(b.symbol('mm', 'BTC-PERP-BUSDT')).toMatchObject({ net: '0', sides: [], realized: '-3' });
   });
+  it('gives realized PnL that is the realized gross less the fees as shown, each at the margin precision', () => {
+    prices.set('BTC-PERP-REV', { mark: '29962.8' });
+    const b = books();
+    const contract = { account: 'contract', symbol: 'BTC-PERP-REV', feeAsset: 'TBTC' } as const;
+    b.apply({ ...fill('BUY', '29936.4', '68', '0.000000454295683024'), ...contract, side: 'BUY_OPEN' });
+    b.apply({ ...fill('SELL', '29962.8', '68', '0.00000136169039846'), ...contract, side: 'SELL_CLOSE' });
+    // 68 × (1/29936.4 − 1/29962.8) = 0.0000020013…, fees 0.0000018159…: exact net 0.00000018539…, which alone would round to 0.00000019.
+    expect(b.symbol('mm', 'BTC-PERP-REV')).toMatchObject({ realizedGross: '0.000002', fees: '0.00000182', realized: '0.00000018' });
+    expect(b.pnl('mm', ['BTC-PERP-REV'])).toMatchObject({ realizedGross: '0.000002', fees: '0.00000182', realized: '0.00000018', net: '0.00000018' });
+  });
 });
-

@@ -23,7 +23,7 @@ Writes parity.json, matched.csv, unmatched.csv and orders.csv, with the recordin
 into --out.
 
 Options:
-  --duration D    how long the live run lasts (default 10m): 30s, 5m, 1h
+  --duration D    how long the live run lasts (default 10m, at most 24h): 30s, 5m, 1h
   --depth-push D  how often the venue pushes book changes in the live run (default 50ms; the venue
                   config's own cadence is 300ms): the recording, and so the backtest, sees a change
                   of the book at most this long after it happened
@@ -37,6 +37,9 @@ Exit codes: 0 done, 1 when a run failed, 2 for bad usage or a bad config (the me
 
 /** The live run's diffDepth cadence: book changes reach the recording within 50 ms of happening, as on a real venue's fast depth stream. */
 const DEFAULT_DEPTH_PUSH_MS = 50;
+
+/** The longest live run: a day of recording is already far more than a check needs (and a timer cannot wait 25 days). */
+const MAX_DURATION_MS = 86_400_000;
 
 interface ParityArgs {
   readonly config: string;
@@ -55,6 +58,7 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
   if (duration !== undefined) {
     const ms = parseDuration(duration);
     if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(duration)}`);
+    if (ms > MAX_DURATION_MS) throw new Error(`--duration must be at most 24h (the live run records all of it before the backtest starts), got ${JSON.stringify(duration)}`);
     durationMs = ms;
   }
   const push = values.get('--depth-push')?.at(-1);

@@ -3,12 +3,13 @@
  * bot's own orders taken out of the recorded book, the recording converted into a catalog, the same
  * config backtested on it with the recorded order latencies, and the two runs compared.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Clock, VirtualClock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { Decimal, scaleOf } from '../../core/fixed.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
+import { captureFiles } from '../../data/capture/index.ts';
 import { convert } from '../../data/convert.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
 import { runBacktest, type BacktestRun } from '../backtest.ts';
@@ -63,13 +64,29 @@ export interface ParityResult {
   readonly dirs: { readonly recording: string; readonly publicBook: string; readonly catalog: string };
 }
 
+/** Throws ConfigError (--recording) unless `dir` is a folder holding a live run's market and order captures. */
+async function checkRecording(dir: string): Promise<void> {
+  const what = `${dir} is not the recording of a parity run (the recording folder of its --out, with market-*.cap.gz and orders-*.cap.gz)`;
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    throw new ConfigError('--recording', (e as NodeJS.ErrnoException).code === 'ENOENT' ? `${dir}: no such folder` : `${dir}: ${(e as Error).message}`, { cause: e });
+  }
+  if (!st.isDirectory()) throw new ConfigError('--recording', `${what}: it is a file`);
+  for (const stream of ['market', 'orders']) {
+    if ((await captureFiles(dir, stream)).length === 0) throw new ConfigError('--recording', `${what}: it holds no ${stream}-*.cap.gz`);
+  }
+}
+
 /** Runs a parity check of `loaded`; its files go under `o.out`. */
 export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise<ParityResult> {
   const symbols = [...new Set(loaded.config.strategies.flatMap((s) => s.symbols))];
   if (symbols.length !== 1) throw new ConfigError('strategies', `bhtrade parity compares one traded symbol; the config trades ${symbols.length} (${symbols.join(', ')})`);
   const symbol = symbols[0]!;
-  // A config parity cannot run stops before any file is touched.
+  // A config parity cannot run, or a recording that is none, stops before any file is touched.
   embeddedVenueOf(loaded, o.venueConfig);
+  if (o.recording !== undefined) await checkRecording(o.recording);
   const out = resolve(o.out);
   const dirs = { recording: o.recording !== undefined ? resolve(o.recording) : join(out, 'recording'), publicBook: join(out, 'public'), catalog: join(out, 'catalog') };
   // A folder of an earlier check would mix two recordings.

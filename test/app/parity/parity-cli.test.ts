@@ -1,6 +1,6 @@
 // `bhtrade parity`'s command line: its flags, and what it refuses at once with exit 2 naming the flag or key.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ describe('bhtrade parity arguments', () => {
   it.each([
     [[], 'CONFIG is missing'],
     [['c.yaml', '--duration', 'soon'], '--duration must be a duration'],
+    [['c.yaml', '--duration', '90000000000s'], '--duration must be at most 24h'],
+    [['c.yaml', '--duration', '25h'], '--duration must be at most 24h'],
     [['c.yaml', '--depth-push', '5ms'], '--depth-push must be a duration of at least 10ms'],
     [['c.yaml', '--out'], '--out needs a value'],
     [['c.yaml', '--frob'], 'unknown option --frob'],
@@ -46,5 +48,13 @@ describe('bhtrade parity arguments', () => {
     const t = cli(['parity', two, '--duration', '1s', '--out', join(dir, 'out2')]);
     expect(t.status).toBe(2);
     expect(t.stderr).toContain('strategies: bhtrade parity compares one traded symbol');
+    // --recording names a folder a live parity run wrote: anything else stops before any file is touched.
+    const missing = cli(['parity', 'config/parity-mm.yaml', '--recording', join(dir, 'nowhere'), '--out', join(dir, 'out3')]);
+    expect(missing.stderr).toBe(`bhtrade parity: config/parity-mm.yaml: --recording: ${join(dir, 'nowhere')}: no such folder\n`);
+    expect(missing.status).toBe(2);
+    const notOne = cli(['parity', 'config/parity-mm.yaml', '--recording', dir, '--out', join(dir, 'out3')]);
+    expect(notOne.stderr).toBe(`bhtrade parity: config/parity-mm.yaml: --recording: ${dir} is not the recording of a parity run (the recording folder of its --out, with market-*.cap.gz and orders-*.cap.gz): it holds no market-*.cap.gz\n`);
+    expect(notOne.status).toBe(2);
+    expect(existsSync(join(dir, 'out3'))).toBe(false);
   }, 120_000);
 });

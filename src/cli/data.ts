@@ -65,6 +65,7 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
     if (a === '--out' || a === '--map') {
       const v = argv[++i];
       if (v === undefined || v === '') return usage(`${a} needs a value`);
+      if (v.startsWith('--')) return usage(`${a} needs a value, got the option ${v} instead`);
       if (a === '--out') out = v;
       else map = v;
     } else if (a.startsWith('--')) {

@@ -82,6 +82,8 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!['--venue', '--ws', '--symbols', '--topics', '--out', '--duration', '--rotate-bytes', '--seed'].includes(flag)) throw new Error(`unknown option ${flag}`);
     const v = inline ?? argv[++i];
     if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+    // An empty shell variable drops the value and the next option would be taken for it.
+    if (inline === undefined && v.startsWith('--')) throw new Error(`${flag} needs a value, got the option ${v} instead`);
     flags[flag] = v;
   }
   const read = file === undefined ? {} : readYamlFile(file) ?? {};

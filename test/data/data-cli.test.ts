@@ -54,6 +54,12 @@ describe('bhtrade data', () => {
     expect(existsSync(cat)).toBe(false);
   });
 
+  it('convert with an option where a value belongs names both', async () => {
+    const r = await run(['convert', 'raw', '--out', '--map', 'm.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^bhtrade data: --out needs a value, got the option --map instead\n/);
+  });
+
   it('info given the catalog.json file instead of its folder says to give the folder', async () => {
     const t = tempDir();
     cleanup = t.remove;

@@ -58,6 +58,7 @@ describe('bhtrade record arguments', () => {
     [['--venue', 'embedded', '--symbols', 'X', '--rotate-bytes', '100'], /^--rotate-bytes: 100 must be at least 4096 \(bytes\)$/],
     [[join(ROOT, 'config/venue.yaml')], /venue\.yaml: is a simulated venue's config/],
     [['--venue', 'embedded', '--symbols', 'X', '--outdir', 'x'], /unknown option --outdir/],
+    [['--venue', '--symbols', 'BTCUSDT'], /^--venue needs a value, got the option --symbols instead$/],
   ])('refuses %j', (args, message) => {
     expect(() => planRecord(args)).toThrow(message);
   });

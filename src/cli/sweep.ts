@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError, ConfigError } from '../core/errors.ts';
 import { defaultResultsDir } from '../backtest/index.ts';
+import { metricRows } from '../backtest/report/html.ts';
 import { prepareSweep, runSweep } from '../app/sweep/run.ts';
 import { comboLabel, parseSweepArg, type Combination, type SweepAxis } from '../app/sweep/spec.ts';
 import { DEFAULT_RANK, rankMetric, sweepTable, type RankMetric } from '../app/sweep/table.ts';
@@ -47,7 +48,8 @@ export async function sweepCommand(args: SweepArgs): Promise<number> {
     ...(args.from === undefined ? {} : { from: args.from }),
     ...(args.to === undefined ? {} : { to: args.to }),
     onDone: (row, done, total) => {
-      const what = row.outcome.ok ? `net PnL ${row.outcome.metrics.netPnl}` : `FAILED: ${row.outcome.error}`;
+      // The net PnL as the table will show it: rounded to the money's decimals, with its currency.
+      const what = row.outcome.ok ? `net PnL ${new Map(metricRows(row.outcome.metrics, row.outcome.moneyDecimals, row.outcome.currency)).get('Net PnL')}` : `FAILED: ${row.outcome.error}`;
       stderr.write(`sweep ${done}/${total}: ${comboLabel(row.combo)}: ${what}\n`);
     },
   });

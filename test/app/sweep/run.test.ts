@@ -80,6 +80,10 @@ describe('bhtrade backtest --sweep', () => {
     expect(r.stderr).toMatch(/sweep 4\/4: /);
     expect(r.status).toBe(1);
     const lines = r.stdout.trim().split('\n');
+    // Each progress line gives the net PnL the table shows for its combination, rounded and with its currency.
+    const pnl = lines[1]!.split(/\s{2,}/)[4]!;
+    expect(pnl).toMatch(/^-?\d+\.\d{4} USDT$/);
+    expect(r.stderr).toContain(`params.spreadTicks=${lines[1]!.split(/\s+/)[1]} backtest.to=2024-08-08T23:54:44Z: net PnL ${pnl}\n`);
     expect(lines[0]).toMatch(/^rank\s+params\.spreadTicks\s+backtest\.to\s+Fills \(maker \/ taker\) ▼\s+Net PnL/);
     expect(lines[1]).toMatch(/^1\s+[24]\s+2024-08-08T23:54:44Z\s+\d+ \(/);
     expect(lines[3]).toMatch(/^-\s+2\s+2020-01-01T00:00:00Z\s+failed: backtest\.to: 2020-01-01T00:00:00\.000Z is not after the start of the data/);

@@ -45,7 +45,13 @@ export function venueConfigPath(file: string, baseDir: string): string {
 export async function startEmbeddedVenue(
   opts: RunConfig['embedded'], baseDir: string, clock: Clock, log: Logger, override?: VenueConfig,
 ): Promise<EmbeddedVenue> {
-  const config = override ?? loadVenueConfig(venueConfigPath(opts.config, baseDir), process.env);
+  const file = venueConfigPath(opts.config, baseDir);
+  let config: VenueConfig;
+  try {
+    config = override ?? loadVenueConfig(file, process.env);
+  } catch (e) {
+    throw inVenueConfig(e, opts.config, file);
+  }
   const account = config.accounts.find((a) => a.name === opts.account);
   if (account === undefined) {
     throw new ConfigError('embedded.account', `no account ${JSON.stringify(opts.account)} in the venue config (it has ${config.accounts.map((a) => a.name).join(', ') || 'none'})`);
@@ -54,9 +60,19 @@ export async function startEmbeddedVenue(
   const seed = opts.seed ?? config.server.seed;
   // The venue runs its own market agents (config `agents`), so paper trading has books that move, or replays a recording (`market`).
   const replay = config.market === undefined ? undefined : new ReplayMarket(config.market, clock, log);
-  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed, ...(replay ? { feed: (v) => replay.attach(v) } : {}) });
+  const venue = await startVenue({ config, clock, log, host: '127.0.0.1', port: 0, seed, ...(replay ? { feed: (v) => replay.attach(v) } : {}) })
+    .catch((e: unknown) => { throw override === undefined ? inVenueConfig(e, opts.config, file) : e; });
   return {
     venue, endpoint: { rest: venue.server.restUrl, ws: venue.server.wsUrl, apiKey: key.apiKey, secret: key.secret },
     fees: { ...config.fees, spot: account.spotFees ?? config.fees.spot }, replay,
   };
+}
+
+/**
+ * Returns a venue config key's error with the venue config file named: its keys (market.from, server.port) are not the run
+ * config's, where the command's message would otherwise send the reader. An error about the file itself already names it.
+ */
+function inVenueConfig(e: unknown, name: string, file: string): unknown {
+  if (!(e instanceof ConfigError) || e.path === file) return e;
+  return new ConfigError(`embedded.config ${name}`, e.message, { cause: e });
 }

@@ -470,4 +470,26 @@ describe('bhtrade run on a replayed recording', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('names the venue config file of a bad market key, not only the run config that points to it (exit 2)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-paper-'));
+    try {
+      const venueCfg = parseYaml(readFileSync('config/paper-venue.yaml', 'utf8')) as Record<string, unknown>;
+      const runCfg = parseYaml(readFileSync('config/paper.yaml', 'utf8')) as { strategies: { use: string }[] };
+      writeFileSync(join(dir, 'paper.yaml'), toYaml({ ...runCfg, strategies: runCfg.strategies.map((s) => ({ ...s, use: resolve('config', s.use) })) }));
+      const run = (market: Record<string, unknown>) => {
+        writeFileSync(join(dir, 'paper-venue.yaml'), toYaml({ ...venueCfg, market: { replay: CATALOG, ...market } }));
+        return spawnSync(process.execPath, [resolve('bin/bhtrade.js'), 'run', join(dir, 'paper.yaml')], { encoding: 'utf8', timeout: 100_000 });
+      };
+      // One refused as the file is read, one as the replay starts.
+      const speed = run({ speed: 0 });
+      expect(speed.stderr).toBe(`bhtrade run: ${join(dir, 'paper.yaml')}: embedded.config paper-venue.yaml: market.speed: Too small: expected number to be >0\n`);
+      expect(speed.status).toBe(2);
+      const late = run({ from: '2024-08-08T23:59:00Z' });
+      expect(late.stderr).toBe(`bhtrade run: ${join(dir, 'paper.yaml')}: embedded.config paper-venue.yaml: market.from: 2024-08-08T23:59:00Z is after the end of the recording: its last BTCUSDT book change or trade is at 2024-08-08T23:56:12.991Z\n`);
+      expect(late.status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

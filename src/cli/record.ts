@@ -50,6 +50,8 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     stderr.write(`bhtrade record: ${(e as Error).message}\n`);
     return config ? 2 : 1;
   }
+  // The clock's timers are unref'd: while the socket is down between redials nothing else would keep the process alive.
+  const alive = setInterval(() => undefined, 60_000);
   const reason = await new Promise<string>((resolve) => {
     const timer = plan.durationMs === undefined ? undefined : setTimeout(() => resolve('duration elapsed'), plan.durationMs);
     const onSignal = (sig: string) => () => {
@@ -65,6 +67,8 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   } catch (e) {
     stderr.write(`bhtrade record: stopping failed: ${(e as Error).message}\n`);
     return 1;
+  } finally {
+    clearInterval(alive);
   }
   const s = recorder.stats();
   stdout.write(`stopped (${reason}): ${s.frames} frames, ${s.gaps} gaps, ${s.reconnects} reconnects, ${s.snapshots} snapshots in ${s.files} files (${s.bytes} bytes)\n`);

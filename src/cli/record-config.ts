@@ -95,6 +95,7 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (flags['--venue'] !== undefined) {
     const v = flags['--venue'];
+    if (v === 'embedded' && flags['--ws'] !== undefined) throw new Error('--ws goes with --venue REST_URL: the embedded venue has its own');
     doc['venue'] = v === 'embedded' ? 'embedded' : { rest: v, ws: flags['--ws'] ?? v.replace(/^http/, 'ws') };
   } else if (flags['--ws'] !== undefined) {
     throw new Error('--ws goes with --venue REST_URL');
@@ -116,6 +117,7 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const e = configErrorFromZod(r.error, '', (i) => (i.code === 'unrecognized_keys' ? 'unknown key (docs/data.md lists every key)' : i.message));
     throw new Error(`${file === undefined ? '' : `${file}: `}${e.message}`);
   }
+  if (flags['--seed'] !== undefined && r.data.venue !== 'embedded') throw new Error('--seed goes with the embedded venue: a remote venue\'s market is its own');
   if (r.data.symbols === undefined && r.data.venue !== 'embedded') throw new Error('no symbols: give --symbols A,B or a symbols: key (a remote venue lists too many to record them all)');
   let durationMs: number | undefined;
   if (flags['--duration'] !== undefined) {

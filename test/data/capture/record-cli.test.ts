@@ -59,6 +59,8 @@ describe('bhtrade record arguments', () => {
     [[join(ROOT, 'config/venue.yaml')], /venue\.yaml: is a simulated venue's config/],
     [['--venue', 'embedded', '--symbols', 'X', '--outdir', 'x'], /unknown option --outdir/],
     [['--venue', '--symbols', 'BTCUSDT'], /^--venue needs a value, got the option --symbols instead$/],
+    [['--venue', 'embedded', '--ws', 'ws://127.0.0.1:1'], /^--ws goes with --venue REST_URL: the embedded venue has its own$/],
+    [['--venue', 'http://127.0.0.1:1', '--symbols', 'X', '--seed', '3'], /^--seed goes with the embedded venue/],
   ])('refuses %j', (args, message) => {
     expect(() => planRecord(args)).toThrow(message);
   });

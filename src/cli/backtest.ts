@@ -6,7 +6,7 @@ import { Decimal } from '../core/fixed.ts';
 import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { argsAndConfig, checkCatalog, configAndOptions, timeOption } from './load-config.ts';
+import { argsAndConfig, checkCatalog, configAndOptions, outProblem, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
 import { RunLog } from '../app/run-log.ts';
 import { sweepCommand } from './sweep.ts';
@@ -75,6 +75,11 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const start = argsAndConfig('backtest', argv, parseBacktestArgs, USAGE);
   if (start === 2) return 2;
   const { args, loaded } = start;
+  const outBad = args.out === undefined ? undefined : outProblem(args.out);
+  if (outBad !== undefined) {
+    stderr.write(`bhtrade backtest: --out ${args.out}: ${outBad}\n`);
+    return 2;
+  }
   // A --data folder (or backtest.data) that is not a catalog is bad usage (exit 2), found before any run starts
   // (a sweep checks its own: its combinations may set backtest.data themselves).
   if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep, configData: loaded.config.backtest.data });

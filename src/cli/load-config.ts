@@ -1,6 +1,6 @@
 /** The start every config-driven command shares: its arguments parsed, then the config file loaded, each failure a message and exit code 2. */
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stderr } from 'node:process';
 import { loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
 import { fileProblem } from '../core/config.ts';
@@ -63,6 +63,17 @@ export function checkCatalog(command: string, loaded: LoadedConfig, data: string
   const what = data !== undefined ? `--data ${data}` : `${configPath}: backtest.data ${loaded.config.backtest.data} (${dir})`;
   stderr.write(`bhtrade ${command}: ${what}: ${problem}\n`);
   return 2;
+}
+
+/**
+ * Returns why `dir` (an --out folder the command will make or write into) cannot be one: a file is there, or a file
+ * stands where one of its parent folders would go; undefined when it can.
+ */
+export function outProblem(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(d)) return statSync(d).isDirectory() ? undefined : d === resolve(dir) ? 'is a file, not a folder' : `${d} is a file, not a folder`;
+    if (dirname(d) === d) return undefined;
+  }
 }
 
 /** Returns the CONFIG argument a command takes once: `a` when it is the first positional argument; throws for an unknown option or a second one. */

@@ -6,7 +6,7 @@ import { createLogger } from '../core/logger.ts';
 import { parseDuration } from '../app/config.ts';
 import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
-import { argsAndConfig, configAndOptions } from './load-config.ts';
+import { argsAndConfig, configAndOptions, outProblem } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--depth-push 50ms] [--out DIR] [--recording DIR]\n';
 
@@ -78,6 +78,11 @@ export async function parityCommand(argv: readonly string[]): Promise<number> {
   if (start === 2) return 2;
   const { args, loaded } = start;
   const out = args.out ?? join('parity', basename(args.config, extname(args.config)));
+  const outBad = outProblem(out);
+  if (outBad !== undefined) {
+    stderr.write(`bhtrade parity: --out ${out}: ${outBad}\n`);
+    return 2;
+  }
   // The live run logs warnings and errors only: the report is the output.
   const log = createLogger({ level: 'warn' });
   // The clock's timers are unref'd: a ref'd handle keeps Node alive through the live run.

@@ -56,5 +56,8 @@ describe('bhtrade parity arguments', () => {
     expect(notOne.stderr).toBe(`bhtrade parity: config/parity-mm.yaml: --recording: ${dir} is not the recording of a parity run (the recording folder of its --out, with market-*.cap.gz and orders-*.cap.gz): it holds no market-*.cap.gz\n`);
     expect(notOne.status).toBe(2);
     expect(existsSync(join(dir, 'out3'))).toBe(false);
+    const taken = cli(['parity', 'config/parity-mm.yaml', '--duration', '1s', '--out', remote]);
+    expect(taken.stderr).toBe(`bhtrade parity: --out ${remote}: is a file, not a folder\n`);
+    expect(taken.status).toBe(2);
   }, 120_000);
 });

@@ -115,6 +115,16 @@ describe('bhtrade backtest --sweep', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('exits 2 naming --out when a file stands where its folder would go, for a sweep and a single backtest, instead of a stack trace or a bare EEXIST', () => {
+    const dir = tmp();
+    const file = join(dir, 'taken');
+    writeFileSync(file, 'not a folder\n');
+    const sweep = bhtrade(EXAMPLE, '--sweep', 'params.spreadTicks=2', '--workers', '0', '--out', file);
+    expect({ status: sweep.status, stderr: sweep.stderr }).toEqual({ status: 2, stderr: `bhtrade backtest: --out ${file}: is a file, not a folder\n` });
+    const single = bhtrade(EXAMPLE, '--out', join(file, 'run'));
+    expect({ status: single.status, stderr: single.stderr }).toEqual({ status: 2, stderr: `bhtrade backtest: --out ${join(file, 'run')}: ${file} is a file, not a folder\n` });
+  });
+
   it('exits 2 before running anything when the config\'s backtest.data is no catalog, as a single backtest does', () => {
     const dir = tmp();
     const config = join(dir, 'bad-data.yaml');

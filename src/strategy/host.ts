@@ -205,7 +205,10 @@ export class StrategyHost {
     const { bus, clock, instruments } = this.o;
     const instrument = (symbol: string): Instrument => {
       const x = instruments.get(symbol);
-      if (x === undefined) throw new BhError('UNKNOWN_SYMBOL', `unknown symbol ${symbol}`, 'denied', { context: { symbol } });
+      if (x === undefined) {
+        const listed = [...instruments.keys()].sort().join(', ');
+        throw new BhError('UNKNOWN_SYMBOL', `symbol: unknown symbol ${symbol}; the venue lists: ${listed}`, 'denied', { context: { symbol } });
+      }
       return x;
     };
     const orders = createOrderApi({

@@ -75,7 +75,8 @@ describe('StrategyHost', () => {
     expect(sent[1]).toMatchObject({ clientOrderId: b, orderType: 'LIMIT', priceType: 'INPUT', leverage: '5' });
     expect(sent[2]).toMatchObject({ replaces: a, order: { clientOrderId: c, price: '11370' } });
     expect(() => ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY_OPEN', quantity: '1' })).toThrow(/side BUY_OPEN does not fit BTCUSDT/);
-    expect(() => ctx.orders.place({ symbol: 'ETHUSDT', side: 'BUY', quantity: '1' })).toThrow(/unknown symbol ETHUSDT/);
+    expect(() => ctx.orders.place({ symbol: 'ETHUSDT', side: 'BUY', quantity: '1' })).toThrow('symbol: unknown symbol ETHUSDT; the venue lists: BTC-PERP-BUSDT, BTC-PERP-REV, BTC-SWAP, BTCUSDT');
+    expect(() => ctx.instrument('ETHUSDT')).toThrow('symbol: unknown symbol ETHUSDT; the venue lists: ');
   });
 
   it('tells the strategy when the gate denies an intent, after its own call returned', async () => {

@@ -27,7 +27,9 @@ function invalid<T>(p: Problem): CheckResult<T> {
 // Only the plain form ("12", "0.5") is accepted: intents are sent as written, and "+1", ".5" or "3." are not wire decimals.
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 
-function positive(field: string, v: unknown): Problem | undefined {
+/** `required` says when the field is needed: a missing one is named as missing, not as a bad decimal. */
+function positive(field: string, v: unknown, required = 'required'): Problem | undefined {
+  if (v === undefined) return { field, rule: required };
   return typeof v === 'string' && PLAIN_DECIMAL.test(v) && isPositiveDecimal(v) ? undefined : { field, rule: 'must be a positive decimal string', value: v };
 }
 
@@ -40,7 +42,7 @@ function spotProblem(o: PlaceSpotIntent, inst: Instrument): Problem | undefined 
   if (!isSpotSide(o.side)) return { field: 'side', rule: 'must be BUY or SELL', value: o.side };
   if (!isSpotNewOrderType(o.type)) return { field: 'type', rule: 'must be LIMIT, MARKET or LIMIT_MAKER', value: o.type };
   if (o.timeInForce !== undefined && !isSpotTimeInForce(o.timeInForce)) return { field: 'timeInForce', rule: 'must be GTC, IOC or FOK', value: o.timeInForce };
-  if (o.type !== 'MARKET') return positive('price', o.price);
+  if (o.type !== 'MARKET') return positive('price', o.price, `required for a ${o.type} order`);
   return undefined;
 }
 
@@ -51,14 +53,14 @@ function contractProblem(o: PlaceContractIntent, inst: Instrument): Problem | un
   if (!isPriceType(o.priceType)) return { field: 'priceType', rule: 'must be INPUT, OPPONENT, QUEUE, OVER or MARKET', value: o.priceType };
   if (o.timeInForce !== undefined && !isContractTimeInForce(o.timeInForce)) return { field: 'timeInForce', rule: 'must be GTC, IOC, FOK or LIMIT_MAKER', value: o.timeInForce };
   if (o.priceType === 'INPUT') {
-    const p = positive('price', o.price);
+    const p = positive('price', o.price, 'required with priceType INPUT (give no price for MARKET)');
     if (p) return p;
   }
   if (o.orderType === 'STOP') {
-    const p = positive('triggerPrice', o.triggerPrice);
+    const p = positive('triggerPrice', o.triggerPrice, 'required for a STOP order');
     if (p) return p;
   }
-  if (o.side === 'BUY_OPEN' || o.side === 'SELL_OPEN') return positive('leverage', o.leverage);
+  if (o.side === 'BUY_OPEN' || o.side === 'SELL_OPEN') return positive('leverage', o.leverage, `required to open (${o.side})`);
   return undefined;
 }
 

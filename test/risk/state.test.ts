@@ -162,10 +162,10 @@ describe('intake', () => {
   const gate = new RiskGate({ instruments: INSTRUMENTS, config: {} });
 
   it('names the field and the rule of a malformed intent', () => {
-    expect(line(gate.check(spot({ price: undefined }), snapshot()))).toBe('INVALID_INTENT: field=price rule="must be a positive decimal string"');
+    expect(line(gate.check(spot({ price: undefined }), snapshot()))).toBe('INVALID_INTENT: field=price rule="required for a LIMIT order"');
     expect(line(gate.check(spot({ quantity: '1e3' }), snapshot()))).toBe('INVALID_INTENT: field=quantity rule="must be a positive decimal string" value=1e3');
     for (const q of ['+1', '.5', '3.', '0', ' 1']) expect(gate.check(spot({ quantity: q }), snapshot())).toMatchObject({ ok: false, denial: { code: 'INVALID_INTENT' } });
-    expect(line(gate.check(contract({ leverage: undefined }), snapshot()))).toBe('INVALID_INTENT: field=leverage rule="must be a positive decimal string"');
+    expect(line(gate.check(contract({ leverage: undefined }), snapshot()))).toBe('INVALID_INTENT: field=leverage rule="required to open (BUY_OPEN)"');
     expect(line(gate.check(spot({ symbol: REV.symbol }), snapshot()))).toBe('INVALID_INTENT: field=kind rule="placeSpot on a inverse contract" value=placeSpot');
     expect(line(gate.check({ kind: 'replace', strategyId: 'mm', symbol: 'ETHUSDT', replaces: 'c0', order: spot({ symbol: 'BTCUSDT' }) }, snapshot()))).toBe(
       'INVALID_INTENT: field=order.symbol rule="must be the replaced order\'s symbol ETHUSDT" value=BTCUSDT',

@@ -1,4 +1,5 @@
 /** `bhtrade data convert|ls|info`: builds a Parquet catalog from recordings and REST answers, and shows what one holds. */
+import { existsSync, statSync } from 'node:fs';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { convert, expandInputs, INPUT_KINDS } from '../data/convert.ts';
@@ -76,6 +77,7 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   }
   if (!out) return usage('convert needs --out CATALOG');
   if (inputs.length === 0) return usage('convert needs at least one RAW input');
+  if (existsSync(out) && !statSync(out).isDirectory()) return usage(`--out ${out} is a file; a catalog is a folder (created when missing)`);
   const found = new ConvertReport();
   const files = expandInputs(inputs, found);
   if (files.length === 0) {

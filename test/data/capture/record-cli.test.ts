@@ -65,6 +65,12 @@ describe('bhtrade record arguments', () => {
     expect(() => planRecord(args)).toThrow(message);
   });
 
+  it('names --out when it is a file, not a folder', () => {
+    const f = join(tmp, 'a-file');
+    writeFileSync(f, '');
+    expect(() => planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT', '--out', f])).toThrow(`--out: ${f} is a file; the recording needs a folder (created when missing)`);
+  });
+
   it('exits 2 with the message and usage on a bad key in the file', () => {
     const f = join(tmp, 'bad.yaml');
     writeFileSync(f, 'venue: embedded\nsymbols: [BTCUSDT]\nrotate: 5\n');

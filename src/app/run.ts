@@ -165,11 +165,11 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
           log.info({ reason }, 'stopping');
           statusTimer.cancel();
           await host.stop();
-          const deadline = clock.now() + cfg.stop.timeout;
           // An order a stop() handler placed (a closing order) may still wait in the executor's queue: cancelled there it would never be sent.
-          if (cfg.stop.cancelAll) await withTimeout(clock, answeredOwn(exec), deadline - clock.now());
+          // Each step has its own stop.timeout: a venue that answers late (down, or 429s) must not leave the cancels no time.
+          if (cfg.stop.cancelAll) await withTimeout(clock, answeredOwn(exec), cfg.stop.timeout);
           if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), Math.max(0, deadline - clock.now()));
+          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
           const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
           if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
           // The last fills reach the summary and the status before the links close.

@@ -117,7 +117,12 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   o.onStage?.(`converting the recording into a catalog at ${dirs.catalog}`);
   const converted = await convert({ inputs: [dirs.publicBook], out: dirs.catalog });
   const inst = converted.index.instruments[symbol];
-  if (inst === undefined) throw new Error(`the recording holds no market data of ${symbol}`);
+  if (inst === undefined) {
+    const held = `it holds ${Object.keys(converted.index.instruments).join(', ') || 'none'}`;
+    // An earlier recording of another config is a wrong --recording (bad usage), not a failed run.
+    if (o.recording !== undefined) throw new ConfigError('--recording', `${o.recording} holds no market data of ${symbol}, the symbol the config trades (${held})`);
+    throw new Error(`the recording holds no market data of ${symbol} (${held})`);
+  }
   for (const p of converted.report.problems) problems.push(`${p.file}:${p.line}: ${p.message}`);
 
   o.onStage?.('backtesting the same config on the recording with the recorded latencies');

@@ -1,8 +1,9 @@
 // `bhtrade parity`'s command line: its flags, and what it refuses at once with exit 2 naming the flag or key.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseParityArgs } from '../../../src/cli/parity.ts';
 import { ROOT } from '../scenario.ts';
@@ -56,6 +57,13 @@ describe('bhtrade parity arguments', () => {
     expect(notOne.stderr).toBe(`bhtrade parity: config/parity-mm.yaml: --recording: ${dir} is not the recording of a parity run (the recording folder of its --out, with market-*.cap.gz and orders-*.cap.gz): it holds no market-*.cap.gz\n`);
     expect(notOne.status).toBe(2);
     expect(existsSync(join(dir, 'out3'))).toBe(false);
+    // Captures with nothing of the config's symbol: the recording of another config, refused as one.
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    for (const stream of ['market', 'orders']) writeFileSync(join(other, `${stream}-20261129T045540Z-0000.cap.gz`), gzipSync(''));
+    const wrong = cli(['parity', 'config/parity-mm.yaml', '--recording', other, '--out', join(dir, 'out4')]);
+    expect(wrong.stderr).toMatch(`\nbhtrade parity: config/parity-mm.yaml: --recording: ${other} holds no market data of BTCUSDT, the symbol the config trades (it holds none)\n`);
+    expect(wrong.status).toBe(2);
     const taken = cli(['parity', 'config/parity-mm.yaml', '--duration', '1s', '--out', remote]);
     expect(taken.stderr).toBe(`bhtrade parity: --out ${remote}: is a file, not a folder\n`);
     expect(taken.status).toBe(2);

@@ -37,6 +37,7 @@ import type { Portfolio } from './portfolio/portfolio.ts';
 import { Reconciler, type ReconcileOptions } from './reconciler.ts';
 import { ownSide, StrategyBooks } from './strategy-book.ts';
 import { outsideCloses } from './outside-close.ts';
+import { withUnapplied } from './unapplied.ts';
 import type { ContractPosition } from './portfolio/accounting.ts';
 
 const NO_SUCH_ORDER = -2013;
@@ -452,7 +453,7 @@ export class OrderExecutor {
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
     if (intent.kind === 'replace' && this.refusedTarget(intent.replaces, intent.strategyId, id, true)) return id;
-    const base = this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts());
+    const base = withUnapplied(this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts()), this.delivered);
     // A close closes only what the strategy's own fills hold on that side (spot holdings are its LONG).
     const snapshot = intent.kind === 'closePosition'
       ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: ownSide(this.books.symbol(intent.strategyId, intent.symbol), intent.side) } } }

@@ -9,6 +9,8 @@ export interface SimAccountConfig {
   /** API key bound to the user's main account (optional). */
   apiKey?: string;
   subAccounts?: number;
+  /** The name of each sub-account, index 1 first (default: the user's name), as the sub-account query answers it. */
+  subAccountNames?: readonly string[];
   /** Deposits at start: asset → decimal amount. */
   deposits?: Readonly<Record<string, string>>;
 }

@@ -55,7 +55,7 @@ export class VenueAccounts {
       return;
     }
     for (const a of config.accounts ?? []) {
-      const userId = this.createUser(a.name, a.subAccounts ?? 0);
+      const userId = this.createUser(a.name, a.subAccounts ?? 0, a.subAccountNames);
       if (a.apiKey) this.ledger.registerKey(a.apiKey, userId);
       for (const [asset, amount] of Object.entries(a.deposits ?? {})) this.deposit(userId, asset, amount);
     }
@@ -68,10 +68,10 @@ export class VenueAccounts {
 
   // ---- users and funds --------------------------------------------------------------------------------
 
-  /** Creates a user named `name` with `subAccounts` sub-accounts; returns its user id. */
-  createUser(name: string, subAccounts = 0): UserId {
+  /** Creates a user named `name` with `subAccounts` sub-accounts (named `subNames`, index 1 first, else `name`); returns its user id. */
+  createUser(name: string, subAccounts = 0, subNames: readonly string[] = []): UserId {
     if (this.users.has(name)) throw new Error(`user ${name} exists`);
-    const userId = this.ledger.createUser({ subAccounts, name });
+    const userId = this.ledger.createUser({ subAccounts, name, subNames });
     this.users.set(name, userId);
     return userId;
   }

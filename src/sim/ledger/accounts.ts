@@ -23,11 +23,11 @@ export class AccountDirectory {
   }
 
   /** Creates a user with a main account and `subAccounts` sub-accounts (each of types 1 and 3); returns the user id. */
-  createUser(opts: { subAccounts?: number; name?: string } = {}): UserId {
+  createUser(opts: { subAccounts?: number; name?: string; subNames?: readonly string[] } = {}): UserId {
     const userId = this.userIds.take();
     this.users.set(userId, []);
     this.openAccounts(userId, 0, '');
-    for (let i = 0; i < (opts.subAccounts ?? 0); i++) this.addSubAccount(userId, opts.name ?? '');
+    for (let i = 0; i < (opts.subAccounts ?? 0); i++) this.addSubAccount(userId, opts.subNames?.[i] ?? opts.name ?? '');
     return userId;
   }
 

@@ -27,6 +27,11 @@ function subAccountsOf(a: VenueConfig['accounts'][number]): number {
   return a.subAccounts.reduce((m, s) => Math.max(m, s.index), 0);
 }
 
+/** Returns the configured name of each sub-account, index 1 first; an index the config skips is named as its user. */
+function subNamesOf(a: VenueConfig['accounts'][number]): string[] {
+  return Array.from({ length: subAccountsOf(a) }, (_, i) => a.subAccounts.find((s) => s.index === i + 1)?.name ?? a.name);
+}
+
 /** Returns the SimVenue configuration of a venue config (instruments in brokerInfo shape, users and their spot funds). */
 export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
   return {
@@ -38,7 +43,7 @@ export function simConfigOf(c: VenueConfig, seed: number): SimVenueConfig {
     },
     spotFees: c.fees.spot,
     contractFees: c.fees.contract,
-    accounts: c.accounts.map((a) => ({ name: a.name, subAccounts: subAccountsOf(a) })),
+    accounts: c.accounts.map((a) => ({ name: a.name, subAccounts: subAccountsOf(a), subAccountNames: subNamesOf(a) })),
     keepEventLog: false,
     // A contract with a fundingRate in the config pays that fixed rate; the others pay the premium rate of their mark.
     funding: { rates: Object.fromEntries(c.instruments.contracts.flatMap((k) => (k.fundingRate === undefined ? [] : [[k.symbol, k.fundingRate]]))) },
@@ -93,7 +98,7 @@ export class EngineBackend implements Backend {
     for (const a of c.accounts) {
       if (!this.restored) this.fund(a);
       else if (!this.hasUser(a.name)) {
-        this.venue.createUser(a.name, subAccountsOf(a));
+        this.venue.createUser(a.name, subAccountsOf(a), subNamesOf(a));
         this.fund(a);
       }
     }

@@ -303,7 +303,8 @@ const STEPS: readonly Step[] = [
     name: 'subAccounts',
     run: async (c) => {
       const list = await c.subAccounts();
-      expect(list.map((a) => [a.accountType, a.accountIndex]).sort()).toEqual([[1, 0], [1, 1], [3, 0], [3, 1]]);
+      // Each sub-account answers with the name the config gives it.
+      expect(list.map((a) => [a.accountType, a.accountIndex, a.accountName]).sort()).toEqual([[1, 0, ''], [1, 1, 'demo-sub'], [3, 0, ''], [3, 1, 'demo-sub']]);
     },
   },
   {

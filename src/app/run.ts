@@ -12,7 +12,7 @@ import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
-import { isWorking } from '../execution/order-state.ts';
+import { isTerminal, isWorking } from '../execution/order-state.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestGateway } from '../venue/gateway.ts';
@@ -108,9 +108,13 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
     // Tallied as they happen: the summary does not depend on how long finished orders are kept.
     const tally = new RunTally();
+    // An order counts once it is placed; one that ends never having reached the venue (outcome not-placed) does not, as the venue's own count has no such order.
     exec.on((ev) => {
-      if (ev.type === 'order' && ev.from === undefined && !ev.order.adopted) tally.order(ev.order.strategyId);
-      else if (ev.type === 'fill') tally.fill(ev.fill);
+      if (ev.type === 'order' && !ev.order.adopted) {
+        if (ev.from === undefined) tally.order(ev.order.strategyId);
+        const ended = ev.from === 'FILLED' || ev.from === 'CANCELED' || ev.from === 'REJECTED';
+        if (!ended && ev.order.outcome === 'not-placed' && isTerminal(ev.order.phase)) tally.unsent(ev.order.strategyId);
+      } else if (ev.type === 'fill') tally.fill(ev.fill);
     });
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));

@@ -55,6 +55,11 @@ export class RunTally {
     this.orders.set(strategyId, (this.orders.get(strategyId) ?? 0) + 1);
   }
 
+  /** Uncounts an order counted by `order` that never reached the venue (cancelled before it was sent, or settled as not placed). */
+  unsent(strategyId: string): void {
+    this.orders.set(strategyId, (this.orders.get(strategyId) ?? 1) - 1);
+  }
+
   /** Counts a fill (each once: the caller passes each trade once); fills of orders the run does not know are under "unattributed". */
   fill(f: SummaryFill): void {
     const id = f.strategyId ?? 'unattributed';

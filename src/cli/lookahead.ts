@@ -1,6 +1,7 @@
 /** `bhtrade lookahead CONFIG [--points N]`: re-runs a config's backtest with the data cut just after N of its decision points and reports any emission that changes (lookahead). */
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
+import { failureText } from '../app/backtest.ts';
 import { DEFAULT_POINTS, runLookahead, type LookaheadFinding, type LookaheadReport } from '../app/lookahead/run.ts';
 import { argsAndConfig, checkCatalog, configAndOptions, timeOption } from './load-config.ts';
 
@@ -21,7 +22,8 @@ Options:
   --to T          end of the full run, exclusive
   -h, --help      show this help
 
-Exit codes: 0 no lookahead found, 1 lookahead found or a run failed, 2 for bad usage or a bad config.
+Exit codes: 0 no lookahead found, 1 lookahead found, a run failed or a strategy threw (unless the config says
+onStrategyFailure: continue), 2 for bad usage or a bad config.
 `;
 
 interface LookaheadArgs {
@@ -72,7 +74,10 @@ export async function lookaheadCommand(argv: readonly string[]): Promise<number>
     return config ? 2 : 1;
   }
   stdout.write(`${reportLines(report).join('\n')}\n`);
-  return report.findings.length > 0 ? 1 : 0;
+  // A strategy that threw was stopped: the check covered its decisions up to there only, and the run failed, as in bhtrade backtest.
+  for (const f of report.failed) stderr.write(`bhtrade lookahead: in the full run, ${failureText(f)}\n`);
+  const failed = report.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue';
+  return report.findings.length > 0 || failed ? 1 : 0;
 }
 
 /** Returns the report as printed lines. */

@@ -5,7 +5,7 @@
  * mattered. A difference names the first emission that differs and the handler it came from.
  */
 import { BhError, ConfigError } from '../../core/errors.ts';
-import { runBacktest, type BacktestOptions } from '../backtest.ts';
+import { runBacktest, type BacktestOptions, type StrategyFailure } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { EmissionLog, type Emission } from './emissions.ts';
 
@@ -38,6 +38,8 @@ export interface LookaheadReport {
   readonly decisions: number;
   /** Order API calls the strategies' `stop` made at the data's end: not compared. */
   readonly atStop: number;
+  /** Strategies that threw in the full run and were stopped (their decisions after it were never made, so never checked). */
+  readonly failed: readonly StrategyFailure[];
   /** The decision points re-run, in time order. */
   readonly points: readonly number[];
   readonly findings: readonly LookaheadFinding[];
@@ -75,7 +77,7 @@ export async function runLookahead(loaded: LoadedConfig, o: LookaheadOptions = {
     const differing = a[i] ?? b[i]!;
     findings.push({ point, ...(a[i] === undefined ? {} : { full: a[i] }), ...(b[i] === undefined ? {} : { cut: b[i] }), handler: differing.handler, strategy: differing.strategy });
   }
-  return { range: run.range, emissions: decisive.length, decisions: times.length, atStop: full.emissions.length - decisive.length, points, findings };
+  return { range: run.range, emissions: decisive.length, decisions: times.length, atStop: full.emissions.length - decisive.length, failed: run.failed, points, findings };
 }
 
 // A strategy's `stop` runs when the data ends: in a cut run that is at the cut, so what it emits is no decision on the data.

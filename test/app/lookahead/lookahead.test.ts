@@ -1,6 +1,9 @@
 // `bhtrade lookahead`: a strategy that bids at a planted future price is caught, naming its handler; the example strategies decide the same without the data after each point.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunConfig, type LoadedConfig } from '../../../src/app/config.ts';
 import { runBacktest } from '../../../src/app/backtest.ts';
@@ -84,6 +87,23 @@ describe('lookahead', () => {
     const early = run('--to', '2024-08-08T23:00:00Z');
     expect(early.stderr).toBe('bhtrade lookahead: config/backtest.yaml: --to: must be after the start of the data (2024-08-08T23:54:13.937Z), got 2024-08-08T23:00:00.000Z\n');
     expect(early.status).toBe(2);
+  });
+
+  it('fails (exit 1) naming a strategy that threw in the full run, whose later decisions were never checked, as bhtrade backtest does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bh-lookahead-'));
+    try {
+      const config = join(dir, 'throwing.yaml');
+      writeFileSync(config, stringify({
+        venue: 'embedded', strategies: [{ id: 'boom', use: join(import.meta.dirname, 'throwing-strategy.ts'), symbols: ['BTCUSDT'] }],
+        backtest: { data: SAMPLE, balances: { BTC: '0', USDT: '5000' } },
+      }));
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'lookahead', config, '--points', '2'], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
+      expect(r.stdout).toMatch(/\nno lookahead: /);
+      expect(r.stderr).toMatch(/\nbhtrade lookahead: in the full run, strategy boom threw at 2024-08-08T\S+Z \(simulated\) and was stopped: thrown at trade 50\n/);
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('passes the example strategies on the committed sample (market maker through the command, grid)', async () => {

@@ -1,5 +1,7 @@
 /** `bhtrade venue`: serves the simulated venue on loopback and prints its REST and WebSocket base URLs. */
+import { existsSync } from 'node:fs';
 import { stderr, stdout } from 'node:process';
+import { fileURLToPath } from 'node:url';
 import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
 import { ReplayMarket } from '../app/replay-market.ts';
 import { BhError } from '../core/errors.ts';
@@ -9,6 +11,10 @@ import { startVenue } from '../sim/server/start.ts';
 
 const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
 
+/** The config a project folder keeps; outside one (a bot folder made by new-strategy --dir) the package's serves. */
+const LOCAL_VENUE_CONFIG = 'config/venue.yaml';
+const PACKAGE_VENUE_CONFIG = fileURLToPath(new URL('../../config/venue.yaml', import.meta.url));
+
 /** `npx bhtrade venue --help`. */
 export const VENUE_HELP = `${USAGE}
 Serves the simulated venue (REST, market WebSocket, user data stream) until Ctrl-C or SIGTERM, and
@@ -16,7 +22,7 @@ prints its REST and WebSocket base URLs. With a \`market:\` section in the confi
 config/paper-venue.yaml) its market is a recording replayed from a catalog instead of market agents.
 
 Options:
-  --config FILE     the venue's config (default config/venue.yaml)
+  --config FILE     the venue's config (default config/venue.yaml here, else the package's)
   --host H          address to listen on (default 127.0.0.1)
   --port N          port (0 picks a free one; default the config's)
   --seed N          seed of the market agents (default the config's)
@@ -36,13 +42,15 @@ interface Args {
 
 /** Returns the parsed options; throws a message naming the bad option. */
 export function parseVenueArgs(argv: readonly string[]): Args {
-  const out: Args = { config: 'config/venue.yaml' };
+  const out: Args = { config: existsSync(LOCAL_VENUE_CONFIG) ? LOCAL_VENUE_CONFIG : PACKAGE_VENUE_CONFIG };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      // An empty shell variable drops the value and the next option would be taken for it.
+      if (inline === undefined && v.startsWith('--')) throw new Error(`${flag} needs a value, got the option ${v} instead`);
       return v;
     };
     const int = (name: string, v: string, min: number, max: number): number => {

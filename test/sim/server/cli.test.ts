@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { LiveClock } from '../../../src/core/clock.ts';
+import { parseVenueArgs } from '../../../src/cli/venue.ts';
 import { VenueRestClient } from '../../../src/venue/rest-client.ts';
 import { KEY, SECRET } from './helpers.ts';
 
@@ -127,5 +128,31 @@ describe('bhtrade venue', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('serves the package\'s venue config when started in a folder that has none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-venue-elsewhere-'));
+    try {
+      const child = spawn(process.execPath, [join(process.cwd(), 'bin/bhtrade.js'), 'venue', '--port', '0'], { cwd: dir, stdio: 'pipe' });
+      running.push(child);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const rest = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', resolve);
+        void exited.then((code) => reject(new Error(`exited with ${code}: ${err}`)));
+      });
+      const r = await request(`${rest}/openapi/v1/brokerInfo`);
+      expect(r.statusCode).toBe(200);
+      expect(((await r.body.json()) as { symbols: { symbol: string }[] }).symbols.map((s) => s.symbol)).toContain('BTCUSDT');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('names an option taken for the value of the one before', () => {
+    expect(() => parseVenueArgs(['--config', '--port', '0'])).toThrow('--config needs a value, got the option --port instead');
   });
 });

@@ -44,12 +44,12 @@ export function resolveSweepPath(doc: unknown, path: string): Key[] {
 
 /**
  * Returns a copy of `doc` with each of the combination's values set at its path. A value takes the type
- * of the one it replaces: text where the config has a string (quantity: "0.002"), else as YAML reads it
- * (4 a number, true a boolean). Missing sections on the way are created; validation then names unknown keys.
+ * of the one it replaces: text where the config has a string (quantity: "0.002") or the value says so
+ * (`text`), else as YAML reads it (4 a number, true a boolean). Missing sections on the way are created; validation then names unknown keys.
  */
 export function withValues(doc: unknown, combo: Combination): unknown {
   const out = structuredClone(doc ?? {});
-  for (const { path, value } of combo) {
+  for (const { path, value, text } of combo) {
     const keys = resolveSweepPath(out, path);
     let node = out as Record<Key, unknown>;
     for (const k of keys.slice(0, -1)) {
@@ -57,7 +57,7 @@ export function withValues(doc: unknown, combo: Combination): unknown {
       node = node[k] as Record<Key, unknown>;
     }
     const last = keys[keys.length - 1]!;
-    node[last] = typeof node[last] === 'string' ? value : yamlValue(path, value);
+    node[last] = text === true || typeof node[last] === 'string' ? value : yamlValue(path, value);
   }
   return out;
 }

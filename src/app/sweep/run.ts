@@ -65,9 +65,21 @@ export async function prepareSweep(configPath: string, axes: readonly SweepAxis[
       throw new ConfigError(`--sweep ${comboLabel(combo)}`, (e as Error).message, { cause: e });
     }
   };
-  for (const axis of axes) for (const value of axis.values) await check([{ path: axis.path, value }]);
-  if (axes.length > 1) for (const combo of all) await check(combo);
-  return all;
+  // A key the file leaves out takes a value as YAML reads it: 0.002 a number, where a strategy's amount is a decimal
+  // string. Such an axis is set as text when its values fit as text only, as they would written in the file.
+  const asText = new Set<string>();
+  for (const axis of axes) {
+    for (const value of axis.values) {
+      const err = await check([{ path: axis.path, value }]).then(() => undefined, (e: unknown) => e);
+      if (err === undefined) continue;
+      if (!(await check([{ path: axis.path, value, text: true }]).then(() => true, () => false))) throw err;
+      asText.add(axis.path);
+    }
+  }
+  const typed = all.map((combo) => combo.map((c) => (asText.has(c.path) ? { ...c, text: true } : c)));
+  for (const axis of axes) if (asText.has(axis.path)) for (const value of axis.values) await check([{ path: axis.path, value, text: true }]);
+  if (axes.length > 1) for (const combo of typed) await check(combo);
+  return typed;
 }
 
 /** Returns a combination's folder name: its number, then its values (`03-spreadTicks-6-refreshMs-200`). */

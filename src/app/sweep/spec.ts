@@ -8,8 +8,8 @@ export interface SweepAxis {
   readonly values: readonly string[];
 }
 
-/** One value per axis, in axis order. */
-export type Combination = readonly { readonly path: string; readonly value: string }[];
+/** One value per axis, in axis order; `text` when it is set as a string whatever YAML would read it as (a decimal a strategy takes as text). */
+export type Combination = readonly { readonly path: string; readonly value: string; readonly text?: boolean }[];
 
 /** Most combinations one sweep may have: a typo in a range (a step of 0.0001) should not start a million runs. */
 export const MAX_COMBINATIONS = 10_000;

@@ -1,10 +1,13 @@
 // --sweep texts and config paths: lists and exact decimal ranges, the params.X shorthand, values typed like the ones they replace, and errors that name the bad path.
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readYamlFile } from '../../../src/core/config.ts';
 import { resolveSweepPath, withValues } from '../../../src/app/sweep/apply.ts';
 import { prepareSweep } from '../../../src/app/sweep/run.ts';
 import { combinations, parseSweepArg } from '../../../src/app/sweep/spec.ts';
+import { loadCombination } from '../../../src/app/sweep/task.ts';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../../config/backtest.yaml');
 const TREND = resolve(import.meta.dirname, '../../../config/trend.yaml');
@@ -75,5 +78,24 @@ describe('sweep paths', () => {
     // Each value fits with the file's other (fast 3, slow 8); fast 7 with slow 6 does not.
     await expect(prepareSweep(TREND, [parseSweepArg('params.fast=5,7'), parseSweepArg('params.slow=20,6')]))
       .rejects.toThrow(/--sweep params.fast=7 params.slow=6: strategies\[0\].params.fast: fast must be below slow/);
+  });
+
+  it('sets a decimal the file leaves out as the text the strategy takes (YAML would read 0.002 as a number), in the config each combination runs with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-sweep-'));
+    try {
+      // config/backtest.yaml without targetPosition: the market maker's default "0" stands in the file's place.
+      const file = join(dir, 'no-target.yaml');
+      writeFileSync(file, readFileSync(EXAMPLE, 'utf8').replace('use: ../strategies/', `use: ${resolve(import.meta.dirname, '../../../strategies')}/`).replace(/\n\s*targetPosition: "0".*\n/, '\n'));
+      expect(readFileSync(file, 'utf8')).not.toContain('targetPosition');
+      const combos = await prepareSweep(file, [parseSweepArg('params.targetPosition=0,0.002'), parseSweepArg('params.spreadTicks=2,4')]);
+      expect(combos).toHaveLength(4);
+      const config = loadCombination(file, combos[1]!).config;
+      expect(config.strategies[0]!.params).toMatchObject({ targetPosition: '0', spreadTicks: 4 });
+      expect(loadCombination(file, combos[2]!).config.strategies[0]!.params).toMatchObject({ targetPosition: '0.002', spreadTicks: 2 });
+      // A value that fits neither way is still named.
+      await expect(prepareSweep(file, [parseSweepArg('params.targetPosition=0.002,1e')])).rejects.toThrow(/--sweep params.targetPosition=1e: strategies\[0\].params.targetPosition: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

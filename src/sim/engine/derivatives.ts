@@ -6,6 +6,9 @@ import type { SimInstrument } from './instruments.ts';
 import { clampLimit, needInstrument } from './market.ts';
 import { invalidParam } from './reject.ts';
 
+/** Decimals of a published EDP (the venue's samples: 8258.98505556); the exact mean of the samples would print 18. */
+const EDP_DECIMALS = 8;
+
 /** How funding behaves. */
 export interface FundingConfig {
   /** A fixed rate per contract symbol (decimal string); other contracts pay the premium rate. */
@@ -207,7 +210,7 @@ export class ContractMarket {
     return out;
   }
 
-  /** Returns the index and EDP of index symbols (all when `symbols` is absent; a comma-separated list otherwise). */
+  /** Returns the index and EDP (a mean, cut to EDP_DECIMALS) of index symbols (all when `symbols` is absent; a comma-separated list otherwise). */
   indexView(symbols?: string): { index: Record<string, string>; edp: Record<string, string> } {
     const wanted = symbols ? symbols.split(',').map((s) => s.trim()).filter((s) => s !== '') : this.indexSymbols();
     const index: Record<string, string> = {};
@@ -216,7 +219,7 @@ export class ContractMarket {
       const i = this.indexes.index(s);
       const e = this.indexes.edp(s);
       if (i !== undefined) index[s] = fmtAmount(i);
-      if (e !== undefined) edp[s] = fmtAmount(e);
+      if (e !== undefined) edp[s] = fmtAmount(e, EDP_DECIMALS);
     }
     return { index, edp };
   }

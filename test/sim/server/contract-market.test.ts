@@ -37,6 +37,22 @@ describe('the contract market over the wire', () => {
     expect((await c.contracts()).map((k) => k.indexPrice)).toEqual(['30000', '30000']);
   });
 
+  it('answers the EDP, a mean of index samples, with at most 8 decimals as the published samples do', async () => {
+    v = await startTest(ACCOUNTS, new VirtualClock(T0));
+    const engine = v.venue.backend.venue;
+    engine.setIndexPrice('BTCUSDT', '30000.01');
+    engine.setIndexPrice('BTCUSDT', '30000.02');
+    // Samples 30000 (the opening index), 30000.01 and 30000.02: the mean is exact.
+    const c = client(v);
+    expect((await c.contractIndex()).edp).toEqual({ BTCUSDT: '30000.01' });
+    engine.setIndexPrice('BTCUSDT', '30000.01');
+    engine.setIndexPrice('BTCUSDT', '30000.01');
+    expect((await c.contractIndex()).edp).toEqual({ BTCUSDT: '30000.01' });
+    engine.setIndexPrice('BTCUSDT', '30000.02');
+    // 180000.07 / 6 = 30000.0116666…: cut to 8 decimals (it printed 18).
+    expect((await c.contractIndex()).edp).toEqual({ BTCUSDT: '30000.01166666' });
+  });
+
   it('settles funding at the 8-hour boundary: the long pays the short, and the past rates list it', async () => {
     v = await startTest(ACCOUNTS, new VirtualClock(T0));
     const demo = client(v);

@@ -168,7 +168,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
         try {
           log.info({ reason }, 'stopping');
           statusTimer.cancel();
-          await host.stop();
+          await host.stop(cfg.stop.timeout);
           // An order a stop() handler placed (a closing order) may still wait in the executor's queue: cancelled there it would never be sent.
           // Each step has its own stop.timeout: a venue that answers late (down, or 429s) must not leave the cancels no time.
           if (cfg.stop.cancelAll) await withTimeout(clock, answeredOwn(exec), cfg.stop.timeout);

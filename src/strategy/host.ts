@@ -166,16 +166,28 @@ export class StrategyHost {
    * (it may cancel or close). It is then `stopping`: its orders' events (onOrder, onFill, onDenied) still
    * come, so the orders the run's stop cancels and the fills of the wind-down reach it, until finish().
    */
-  async stop(): Promise<void> {
+  async stop(limitMs?: number): Promise<void> {
     for (const inst of this.instances) {
       if (inst.state !== 'running') continue;
       this.detach(inst);
       try {
-        await inst.handlers.stop?.();
+        await this.bounded(inst, inst.handlers.stop?.(), limitMs);
       } catch (e) {
         inst.log.error({ err: e }, 'strategy stop handler threw');
       }
       if (inst.state === 'running') inst.state = 'stopping';
+    }
+  }
+
+  /** Waits for a stop handler's promise, at most `limitMs`: a stop() that never settles must not keep the run (and the other strategies' stops) from ending. */
+  private async bounded(inst: Instance, p: void | Promise<void>, limitMs: number | undefined): Promise<void> {
+    if (limitMs === undefined || !(p instanceof Promise)) return p;
+    let timer: TimerHandle | undefined;
+    const late = new Promise<'late'>((resolve) => { timer = this.o.clock.setTimeout(() => resolve('late'), limitMs); });
+    try {
+      if (await Promise.race([p, late]) === 'late') inst.log.warn({ limitMs }, `stop() did not return within ${limitMs} ms (stop.timeout): the run stops without waiting for it`);
+    } finally {
+      timer?.cancel();
     }
   }
 

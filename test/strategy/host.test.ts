@@ -133,6 +133,25 @@ describe('StrategyHost', () => {
     expect(host.status()[0]).toMatchObject({ state: 'failed', error: 'timer failed' });
   });
 
+  it('waits for a stop() that never returns no longer than the limit, says so, and still stops the next strategy', async () => {
+    const { host, clock, lines } = makeHost();
+    let stoppedNext = false;
+    host.add({ id: 'hang', symbols: ['BTCUSDT'], params: {}, definition: plugin('hang', () => ({ stop: () => new Promise<void>(() => undefined) })) });
+    host.add({ id: 'next', symbols: ['BTCUSDT'], params: {}, definition: plugin('next', () => ({ stop: () => { stoppedNext = true; } })) });
+    await host.start();
+    let done = false;
+    const stopping = host.stop(2_000).then(() => { done = true; });
+    await clock.advance(1_999);
+    expect(done).toBe(false);
+    await clock.advance(1);
+    await stopping;
+    expect(stoppedNext).toBe(true);
+    expect(host.status().map((st) => st.state)).toEqual(['stopping', 'stopping']);
+    expect(lines.filter((l) => l['strategy'] === 'hang' && l['level'] === 40).map((l) => l['msg'])).toEqual([
+      'stop() did not return within 2000 ms (stop.timeout): the run stops without waiting for it',
+    ]);
+  });
+
   it('stops a strategy whose start throws; refuses new orders after stop but lets cancels through', async () => {
     const { host, sent } = makeHost();
     let ctx!: StrategyContext<{ n: number }>;

@@ -77,7 +77,14 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
         continue;
       }
       const state: { symbol?: string } = {};
+      let other: string | undefined;
       for await (const l of recordedLines(file, report)) {
+        // A run's recording folder holds its orders stream beside the market: not market data, skipped whole.
+        if (other === undefined && l.frame.startsWith('!session ')) other = otherStream(l.frame);
+        if (other !== undefined) {
+          report.count(`bhtrade ${other} stream lines skipped (not market data)`);
+          continue;
+        }
         if (l.frame.startsWith('{"stream"') || l.frame.startsWith('{"lastUpdateId"')) binance.line(file, l, state);
         else if (l.frame.startsWith('!')) ours.marker(file, l);
         else ours.line(file, l);
@@ -89,4 +96,10 @@ export async function convert(o: ConvertOptions): Promise<ConvertResult> {
   ours.finish();
   const index = cat.finish(report.gaps);
   return { index, report, replaced: cat.replaced };
+}
+
+/** Returns the stream a recorder's `!session` line names when it is not the market's (a run's `orders`), else undefined. */
+function otherStream(frame: string): string | undefined {
+  const m = /"stream":"([A-Za-z0-9_-]+)"/.exec(frame);
+  return m === null || m[1] === 'market' ? undefined : m[1];
 }

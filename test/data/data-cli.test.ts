@@ -42,6 +42,26 @@ describe('bhtrade data', () => {
     expect(r.out).toMatch(/^read 2 file\(s\):\n {2}bhtrade kline pushes: 2\nwrote catalog .*: 2 events of 1 symbol\(s\) in 1 Parquet files, 0 gap\(s\)\n$/);
   });
 
+  it('convert of a run\'s recording folder skips its orders stream whole, without a problem per line', async () => {
+    const t = tempDir();
+    cleanup = t.remove;
+    const raw = join(t.dir, 'recording');
+    mkdirSync(raw);
+    const t0 = Date.UTC(2019, 7, 13, 9);
+    writeFileSync(join(raw, 'market-20190813T090000Z-0000.log'), `${ns(t0)} !session {"format":1,"stream":"market","symbols":["BTCUSDT"]}\n${ns(t0)} ${kline(t0)}\n`);
+    writeFileSync(join(raw, 'orders-20190813T090000Z-0000.log'), [
+      `${ns(t0)} !session {"format":1,"stream":"orders","rest":"http://127.0.0.1:1","symbols":["BTCUSDT"]}`,
+      `${ns(t0 + 1)} {"type":"request","id":1,"op":"place","args":{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT_MAKER","quantity":"0.002","price":"11316.7"}}`,
+      `${ns(t0 + 2)} {"type":"answer","id":1,"op":"place","requestNs":"${ns(t0 + 1)}","report":{"status":"NEW"}}`,
+    ].join('\n') + '\n');
+    writeFileSync(join(t.dir, 'map.yaml'), MAP);
+    const r = await run(['convert', raw, '--out', join(t.dir, 'cat'), '--map', join(t.dir, 'map.yaml')]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('  bhtrade orders stream lines skipped (not market data): 3\n');
+    expect(r.out).toContain(': 1 events of 1 symbol(s)');
+  });
+
   it('convert with no input to read writes no catalog and says so', async () => {
     const t = tempDir();
     cleanup = t.remove;

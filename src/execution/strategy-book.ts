@@ -8,7 +8,7 @@
  * precision (spot: 8 decimals). `pnl()` adds every symbol's PnL in one accounting asset, converting
  * other assets at the current price of a pair that links them.
  */
-import { addScaled, Decimal, divideRounded, mulScaled, negScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
+import { addScaled, Decimal, divideRounded, formatDown, mulScaled, negScaled, roundToDecimal, scaled, SCALED_ZERO, scaledText, subScaled, type Scaled } from '../core/fixed.ts';
 import type { BookPnl, BookSide, FillReport, Instrument, OrderFill, PositionSide, SymbolBook } from '../model/index.ts';
 import { EMPTY_ACCOUNT, foldFills, positionKey, type AccountState } from './portfolio/accounting.ts';
 import { sidePnl } from './portfolio/pnl.ts';
@@ -260,7 +260,8 @@ interface HeldSides {
 function addSide(acc: HeldSides, inst: Instrument, side: PositionSide, qty: Scaled, avg: string): void {
   if (qty.units === 0n) return;
   const q = scaledText(qty);
-  acc.sides.push(Object.freeze({ side, qty: q, avgPrice: divideRounded(scaled(avg, 'avgPrice'), ONE, inst.pricePrecision) }));
+  // Down to the tick, as the venue shows a position's average entry (a strategy compares the two).
+  acc.sides.push(Object.freeze({ side, qty: q, avgPrice: formatDown(new Decimal(avg), inst.pricePrecision) }));
   acc.held.push({ side, qty: q, avg });
   acc.net = roundToDecimal(side === 'LONG' ? addScaled(acc.net, qty) : subScaled(acc.net, qty));
 }

@@ -113,4 +113,13 @@ describe('strategy book views', () => {
     expect(b.symbol('mm', 'BTC-PERP-REV')).toMatchObject({ realizedGross: '0.000002', fees: '0.00000182', realized: '0.00000018' });
     expect(b.pnl('mm', ['BTC-PERP-REV'])).toMatchObject({ realizedGross: '0.000002', fees: '0.00000182', realized: '0.00000018', net: '0.00000018' });
   });
+  it('shows a side\'s average entry rounded down to the tick, as the venue shows the position', () => {
+    prices.set('BTC-PERP-BUSDT', { mark: '30000' });
+    const b = books();
+    const open = (price: string, qty: string): OrderFill => ({ ...fill('BUY', price, qty), account: 'contract', symbol: 'BTC-PERP-BUSDT', side: 'BUY_OPEN', feeAsset: 'BUSDT' });
+    b.apply(open('30000', '10'));
+    b.apply(open('30000.1', '20'));
+    // (10 × 30000 + 20 × 30000.1) / 30 = 30000.0666…: the venue's positions answer 30000.
+    expect(b.symbol('mm', 'BTC-PERP-BUSDT').sides).toEqual([{ side: 'LONG', qty: '30', avgPrice: '30000' }]);
+  });
 });

@@ -61,7 +61,7 @@ const statusOptions = z.strictObject({
 
 const stopOptions = z.strictObject({
   cancelAll: z.boolean().default(true).describe('cancel every open order of the run on SIGINT/SIGTERM or at the end of --duration'),
-  timeout: duration.prefault('10s').describe('longest wait of each step of the stop: the answers to orders stop() placed, the cancels, the final reconciliation'),
+  timeout: duration.prefault('10s').describe('longest wait of each step of the stop: each stop() handler, the answers to orders it placed, the cancels, the final reconciliation'),
 });
 
 const orderHistoryOptions = z.strictObject({

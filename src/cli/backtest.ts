@@ -81,9 +81,9 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
     return 2;
   }
   // A --data folder (or backtest.data) that is not a catalog is bad usage (exit 2), found before any run starts
-  // (a sweep checks its own: its combinations may set backtest.data themselves).
+  // (without --data a sweep checks its own: its combinations may set backtest.data themselves).
+  if ((args.data !== undefined || args.sweep === undefined) && checkCatalog('backtest', loaded, args.data, args.config) === 2) return 2;
   if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep, configData: loaded.config.backtest.data });
-  if (checkCatalog('backtest', loaded, args.data, args.config) === 2) return 2;
   const dir = args.out ?? defaultResultsDir(args.config, new Date());
   const progress = new Progress(stderr);
   const log = new RunLog(join(dir, 'log.jsonl'));

@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
-import { parseDuration, parseRunConfig, type RunConfig } from '../app/config.ts';
+import { parseRunConfig, type RunConfig } from '../app/config.ts';
+import { durationFlag } from './duration.ts';
 import { recordShape } from '../data/capture/options.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 
@@ -120,15 +121,7 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   if (flags['--seed'] !== undefined && r.data.venue !== 'embedded') throw new Error('--seed goes with the embedded venue: a remote venue\'s market is its own');
   if (r.data.symbols === undefined && r.data.venue !== 'embedded') throw new Error('no symbols: give --symbols A,B or a symbols: key (a remote venue lists too many to record them all)');
-  let durationMs: number | undefined;
-  if (flags['--duration'] !== undefined) {
-    durationMs = parseDuration(flags['--duration']);
-    if (durationMs === undefined || durationMs <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${JSON.stringify(flags['--duration'])}`);
-    // Node's timers fire at once past 2^31 - 1 ms: a longer --duration would stop the recording as soon as it started.
-    if (durationMs > MAX_DURATION_MS) {
-      throw new Error(`--duration must be at most 596h (about 24 days), got ${JSON.stringify(flags['--duration'])}; to record longer, give no --duration and stop it with Ctrl-C or SIGTERM`);
-    }
-  }
+  const durationMs = flags['--duration'] === undefined ? undefined : durationFlag(flags['--duration'], 'record');
   // Paths in a file are relative to it; paths given as flags, to the working directory.
   const base = file === undefined ? process.cwd() : dirname(resolve(file));
   const out = flags['--out'] !== undefined ? resolve(flags['--out']) : resolve(base, r.data.out);
@@ -140,9 +133,6 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const symbolsKey = flags['--symbols'] !== undefined ? '--symbols' : `${file === undefined ? '' : `${file}: `}symbols`;
   return { config: { ...r.data, symbols }, venueConfig, out, durationMs, symbolsKey };
 }
-
-/** The longest timer Node arms (2^31 - 1 ms, 596.5 h). */
-const MAX_DURATION_MS = 2 ** 31 - 1;
 
 /** The flags that set each key, so that a bad value given as a flag is named as the user typed it. */
 const FLAG_OF_KEY: Readonly<Record<string, string>> = {

@@ -1,8 +1,8 @@
 /** `bhtrade run CONFIG [--duration 30s]`: validates the config (exit 2 naming the bad key), runs its strategies until SIGINT/SIGTERM or the duration, then stops gracefully. */
 import { stderr } from 'node:process';
 import { BhError } from '../core/errors.ts';
-import { parseDuration } from '../app/config.ts';
 import { startApp } from '../app/run.ts';
+import { durationFlag } from './duration.ts';
 import { argsAndConfig, configAndOptions } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade run CONFIG [--duration 30s]   (duration: 500ms, 30s, 5m, 1h)\n';
@@ -31,9 +31,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   const { config, values } = configAndOptions(argv, ['--duration'] as const);
   const v = values.get('--duration')?.at(-1);
   if (v === undefined) return { config };
-  const ms = parseDuration(v);
-  if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 5m, got ${JSON.stringify(v)}`);
-  return { config, durationMs: ms };
+  return { config, durationMs: durationFlag(v, 'run') };
 }
 
 /** Runs the bot; returns the exit code: 0 after a clean stop, 2 for bad usage or config, 1 for a failure while running or a strategy that failed. */

@@ -119,3 +119,10 @@ describe('a --data folder that is not a catalog', () => {
     expect(printed()).toBe(`bhtrade backtest: ${config}: backtest.data sub/none (${join(dir, 'sub/none')}): no such folder\n`);
   });
 });
+
+describe('a --duration longer than Node can time', () => {
+  it('bhtrade run refuses it (exit 2) instead of a run that stops as soon as it starts', async () => {
+    expect(await runCommand([resolve(import.meta.dirname, '../../config/default.yaml'), '--duration', '600h'])).toBe(2);
+    expect(printed()).toContain('--duration must be at most 596h (about 24 days), got "600h"; to run longer, give no --duration and stop it with Ctrl-C or SIGTERM');
+  });
+});

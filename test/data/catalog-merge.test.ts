@@ -38,13 +38,18 @@ async function run(argv: string[]): Promise<{ code: number; out: string }> {
   return { code, out: out.join('') };
 }
 
+/** A temporary folder (removed after the test) with an instrument map of BTCUSDT and where the catalog goes. */
+function workspace(): { t: ReturnType<typeof tempDir>; map: string; cat: string } {
+  const t = tempDir();
+  cleanup = t.remove;
+  const map = join(t.dir, 'map.yaml');
+  writeFileSync(map, 'instruments:\n  - { symbol: BTCUSDT, kind: spot, tick: "0.01", lot: "0.0001", base: BTC, quote: USDT, margin: USDT }\n');
+  return { t, map, cat: join(t.dir, 'cat') };
+}
+
 describe('data convert into an existing catalog', () => {
   it('a recording of another day keeps the gaps of the days converted before', async () => {
-    const t = tempDir();
-    cleanup = t.remove;
-    const map = join(t.dir, 'map.yaml');
-    writeFileSync(map, 'instruments:\n  - { symbol: BTCUSDT, kind: spot, tick: "0.01", lot: "0.0001", base: BTC, quote: USDT, margin: USDT }\n');
-    const cat = join(t.dir, 'cat');
+    const { t, map, cat } = workspace();
     const day1 = recording(t.dir, 'day1.log', Date.UTC(2019, 7, 13, 9), true);
     const day2 = recording(t.dir, 'day2.log', Date.UTC(2019, 7, 14, 9), false);
     expect((await run(['convert', day1, '--out', cat, '--map', map])).code).toBe(0);
@@ -54,11 +59,7 @@ describe('data convert into an existing catalog', () => {
   });
 
   it('a second recording of the same day replaces that day\'s files, and the command says which', async () => {
-    const t = tempDir();
-    cleanup = t.remove;
-    const map = join(t.dir, 'map.yaml');
-    writeFileSync(map, 'instruments:\n  - { symbol: BTCUSDT, kind: spot, tick: "0.01", lot: "0.0001", base: BTC, quote: USDT, margin: USDT }\n');
-    const cat = join(t.dir, 'cat');
+    const { t, map, cat } = workspace();
     const morning = recording(t.dir, 'morning.log', Date.UTC(2019, 7, 13, 9), true);
     const evening = recording(t.dir, 'evening.log', Date.UTC(2019, 7, 13, 18), false);
     const first = await run(['convert', morning, '--out', cat, '--map', map]);

@@ -4,7 +4,7 @@
  * bus; strategies read the bus and submit intents to the executor, which checks them with the risk
  * gate, sends them, and reconciles; a status line is logged on the clock. `stop` ends it gracefully.
  */
-import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
+import { LiveClock, withinTime, type Clock, type TimerHandle } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import { ClientOrderIds } from '../core/ids.ts';
@@ -171,13 +171,13 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
           await host.stop(cfg.stop.timeout);
           // An order a stop() handler placed (a closing order) may still wait in the executor's queue: cancelled there it would never be sent.
           // Each step has its own stop.timeout: a venue that answers late (down, or 429s) must not leave the cancels no time.
-          if (cfg.stop.cancelAll) await withTimeout(clock, answeredOwn(exec), cfg.stop.timeout);
+          if (cfg.stop.cancelAll) await withinTime(clock, answeredOwn(exec), cfg.stop.timeout);
           if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
-          await withTimeout(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
+          await withinTime(clock, cfg.stop.cancelAll ? settledOwn(exec) : exec.idle(), cfg.stop.timeout);
           const adopted = exec.orders().filter((o) => o.adopted && isWorking(o)).map((o) => o.clientOrderId);
           if (adopted.length > 0) log.warn({ adopted }, `left ${adopted.length} adopted order(s) working on the venue: the run did not place them, so its stop does not cancel them`);
           // The last fills reach the summary and the status before the links close.
-          await withTimeout(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
+          await withinTime(clock, exec.syncFills().catch((err: unknown) => log.warn({ err }, 'final fill sync failed')), cfg.stop.timeout);
           // Until here the stopped strategies still got their orders' last events (the cancels above, the wind-down's fills).
           host.finish();
           log.info(status());
@@ -234,10 +234,4 @@ function whenNone(exec: OrderExecutor, open: () => boolean): Promise<void> {
 async function settledOwn(exec: OrderExecutor): Promise<void> {
   await whenNone(exec, () => exec.store.working().some((o) => !o.adopted));
   await exec.idle();
-}
-
-async function withTimeout(clock: Clock, p: Promise<void>, ms: number): Promise<void> {
-  let t: TimerHandle | undefined;
-  await Promise.race([p, new Promise<void>((r) => { t = clock.setTimeout(r, ms); })]);
-  t?.cancel();
 }

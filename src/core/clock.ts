@@ -215,3 +215,14 @@ function before(a: VirtualTimer, b: VirtualTimer): boolean {
 async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
 }
+
+/** Waits for `p` at most `ms` on `clock`; returns false when the time ran out first (`p` goes on unawaited). A rejection of `p` passes through. */
+export async function withinTime(clock: Clock, p: Promise<unknown>, ms: number): Promise<boolean> {
+  let t: TimerHandle | undefined;
+  const late = new Promise<false>((r) => { t = clock.setTimeout(() => r(false), ms); });
+  try {
+    return await Promise.race([p.then(() => true as const), late]);
+  } finally {
+    t?.cancel();
+  }
+}

@@ -5,7 +5,7 @@
  * others go on.
  */
 import { filter, Subject, takeUntil } from 'rxjs';
-import type { Clock, TimerHandle } from '../core/clock.ts';
+import { withinTime, type Clock, type TimerHandle } from '../core/clock.ts';
 import { BhError } from '../core/errors.ts';
 import { ClientOrderIds } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
@@ -182,13 +182,7 @@ export class StrategyHost {
   /** Waits for a stop handler's promise, at most `limitMs`: a stop() that never settles must not keep the run (and the other strategies' stops) from ending. */
   private async bounded(inst: Instance, p: void | Promise<void>, limitMs: number | undefined): Promise<void> {
     if (limitMs === undefined || !(p instanceof Promise)) return p;
-    let timer: TimerHandle | undefined;
-    const late = new Promise<'late'>((resolve) => { timer = this.o.clock.setTimeout(() => resolve('late'), limitMs); });
-    try {
-      if (await Promise.race([p, late]) === 'late') inst.log.warn({ limitMs }, `stop() did not return within ${limitMs} ms (stop.timeout): the run stops without waiting for it`);
-    } finally {
-      timer?.cancel();
-    }
+    if (!(await withinTime(this.o.clock, p, limitMs))) inst.log.warn({ limitMs }, `stop() did not return within ${limitMs} ms (stop.timeout): the run stops without waiting for it`);
   }
 
   /** Ends the stopped strategies' order events, at the run's end (after its last reports and fills came in): they are `stopped`. */

@@ -7,6 +7,7 @@ import { ConvertReport } from '../data/report.ts';
 import { formatInfo, formatLs } from '../data/info.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { loadMapping } from '../data/mapping.ts';
+import { valueProblem } from './load-config.ts';
 
 /** The help of `bhtrade data`. */
 export const DATA_HELP = `Usage:
@@ -65,8 +66,8 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
     const a = argv[i]!;
     if (a === '--out' || a === '--map') {
       const v = argv[++i];
-      if (v === undefined || v === '') return usage(`${a} needs a value`);
-      if (v.startsWith('--')) return usage(`${a} needs a value, got the option ${v} instead`);
+      const bad = valueProblem(a, v);
+      if (bad !== undefined) return usage(bad);
       if (a === '--out') out = v;
       else map = v;
     } else if (a.startsWith('--')) {

@@ -111,6 +111,17 @@ export function configAndOptions<N extends string>(argv: readonly string[], name
   return { config: requireConfig(config), values };
 }
 
+/**
+ * Returns why `v`, read as the value of the option `flag`, is none: missing, or the next option (an empty shell
+ * variable dropped the value, and the next option would be taken for it); undefined when it is a value. A value
+ * written inline (`--flag=v`) is taken as written.
+ */
+export function valueProblem(flag: string, v: string | undefined, inline = false): string | undefined {
+  if (v === undefined || v === '') return `${flag} needs a value`;
+  if (!inline && v.startsWith('--')) return `${flag} needs a value, got the option ${v} instead`;
+  return undefined;
+}
+
 /** Returns a --from/--to value after checking it is a time the commands take; throws naming the option. */
 export function timeOption(name: string, v: string): string {
   if (parseTime(v) === undefined) throw new Error(`${name} must be an ISO time such as 2024-08-08T23:55:00Z or epoch ms, got ${JSON.stringify(v)}`);

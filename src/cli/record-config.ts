@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { parseRunConfig, type RunConfig } from '../app/config.ts';
 import { durationFlag } from './duration.ts';
+import { valueProblem } from './load-config.ts';
 import { recordShape } from '../data/capture/options.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 
@@ -83,10 +84,9 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     if (!['--venue', '--ws', '--symbols', '--topics', '--out', '--duration', '--rotate-bytes', '--seed'].includes(flag)) throw new Error(`unknown option ${flag}`);
     const v = inline ?? argv[++i];
-    if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
-    // An empty shell variable drops the value and the next option would be taken for it.
-    if (inline === undefined && v.startsWith('--')) throw new Error(`${flag} needs a value, got the option ${v} instead`);
-    flags[flag] = v;
+    const bad = valueProblem(flag, v, inline !== undefined);
+    if (bad !== undefined) throw new Error(bad);
+    flags[flag] = v!;
   }
   const read = file === undefined ? {} : readYamlFile(file) ?? {};
   if (typeof read !== 'object' || read === null || Array.isArray(read)) throw new Error(`${file}: must be a YAML mapping`);

@@ -1,19 +1,19 @@
 /** `bhtrade venue`: serves the simulated venue on loopback and prints its REST and WebSocket base URLs. */
 import { existsSync } from 'node:fs';
 import { stderr, stdout } from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { LiveClock, type Clock, type TimerHandle } from '../core/clock.ts';
 import { ReplayMarket } from '../app/replay-market.ts';
 import { BhError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 import { startVenue } from '../sim/server/start.ts';
+import { valueProblem } from './load-config.ts';
+import { PACKAGE_VENUE_CONFIG } from './record-config.ts';
 
 const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
 
 /** The config a project folder keeps; outside one (a bot folder made by new-strategy --dir) the package's serves. */
 const LOCAL_VENUE_CONFIG = 'config/venue.yaml';
-const PACKAGE_VENUE_CONFIG = fileURLToPath(new URL('../../config/venue.yaml', import.meta.url));
 
 /** `npx bhtrade venue --help`. */
 export const VENUE_HELP = `${USAGE}
@@ -48,10 +48,9 @@ export function parseVenueArgs(argv: readonly string[]): Args {
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
-      // An empty shell variable drops the value and the next option would be taken for it.
-      if (inline === undefined && v.startsWith('--')) throw new Error(`${flag} needs a value, got the option ${v} instead`);
-      return v;
+      const bad = valueProblem(flag, v, inline !== undefined);
+      if (bad !== undefined) throw new Error(bad);
+      return v!;
     };
     const int = (name: string, v: string, min: number, max: number): number => {
       if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${v}`);

@@ -6,15 +6,16 @@
 import { Decimal } from '../core/fixed.ts';
 import type { OrderFill, PositionSide } from '../model/index.ts';
 import type { PortfolioSnapshot, SnapshotPosition } from '../risk/index.ts';
+import { positionKey } from './portfolio/accounting.ts';
 
 /** Returns `s` with its contract positions moved by `fills` (told to strategies, not counted by the portfolio yet); `s` itself when there are none. */
 export function withUnapplied(s: PortfolioSnapshot, fills: readonly OrderFill[]): PortfolioSnapshot {
   if (!fills.some((f) => f.account === 'contract')) return s;
-  const positions = new Map<string, SnapshotPosition>(s.positions.map((p) => [`${p.symbol}|${p.side}`, p]));
+  const positions = new Map<string, SnapshotPosition>(s.positions.map((p) => [positionKey(p.symbol, p.side), p]));
   for (const f of fills) {
     if (f.account !== 'contract') continue;
     const side: PositionSide = f.side === 'BUY_OPEN' || f.side === 'SELL_CLOSE' ? 'LONG' : 'SHORT';
-    const key = `${f.symbol}|${side}`;
+    const key = positionKey(f.symbol, side);
     const held = positions.get(key);
     const moved = new Decimal(held?.quantity ?? '0')[f.side.endsWith('_OPEN') ? 'plus' : 'minus'](f.qty);
     positions.set(key, held === undefined

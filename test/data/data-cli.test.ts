@@ -26,27 +26,31 @@ const ns = (ms: number): string => `${BigInt(ms) * 1_000_000n + 5n}`;
 const kline = (t: number): string =>
   `{"symbol":"BTCUSDT","topic":"kline_1m","data":[{"t":${t},"s":"BTCUSDT","sn":"BTCUSDT","c":"11316.78","h":"11316.78","l":"11316.7","o":"11316.7","v":"0.5"}],"f":false}`;
 
+/** A temporary folder (removed after the test) with an empty input folder `name`, and the convert of it into a catalog beside it with MAP. */
+function rawFolder(name: string): { raw: string; convertRaw: () => ReturnType<typeof run> } {
+  const t = tempDir();
+  cleanup = t.remove;
+  const raw = join(t.dir, name);
+  mkdirSync(raw);
+  const map = join(t.dir, 'map.yaml');
+  writeFileSync(map, MAP);
+  return { raw, convertRaw: () => run(['convert', raw, '--out', join(t.dir, 'cat'), '--map', map]) };
+}
+
 describe('bhtrade data', () => {
   it('convert counts the files a folder held and every kind of push it stored', async () => {
-    const t = tempDir();
-    cleanup = t.remove;
-    const raw = join(t.dir, 'raw');
-    mkdirSync(raw);
+    const { raw, convertRaw } = rawFolder('raw');
     const t0 = Date.UTC(2019, 7, 13, 9);
     writeFileSync(join(raw, 'market-1.log'), `${ns(t0)} ${kline(t0)}\n`);
     writeFileSync(join(raw, 'market-2.log'), `${ns(t0 + 1000)} ${kline(t0)}\n`);
-    writeFileSync(join(t.dir, 'map.yaml'), MAP);
-    const r = await run(['convert', raw, '--out', join(t.dir, 'cat'), '--map', join(t.dir, 'map.yaml')]);
+    const r = await convertRaw();
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^read 2 file\(s\):\n {2}bhtrade kline pushes: 2\nwrote catalog .*: 2 events of 1 symbol\(s\) in 1 Parquet files, 0 gap\(s\)\n$/);
   });
 
   it('convert of a run\'s recording folder skips its orders stream whole, without a problem per line', async () => {
-    const t = tempDir();
-    cleanup = t.remove;
-    const raw = join(t.dir, 'recording');
-    mkdirSync(raw);
+    const { raw, convertRaw } = rawFolder('recording');
     const t0 = Date.UTC(2019, 7, 13, 9);
     writeFileSync(join(raw, 'market-20190813T090000Z-0000.log'), `${ns(t0)} !session {"format":1,"stream":"market","symbols":["BTCUSDT"]}\n${ns(t0)} ${kline(t0)}\n`);
     writeFileSync(join(raw, 'orders-20190813T090000Z-0000.log'), [
@@ -54,8 +58,7 @@ describe('bhtrade data', () => {
       `${ns(t0 + 1)} {"type":"request","id":1,"op":"place","args":{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT_MAKER","quantity":"0.002","price":"11316.7"}}`,
       `${ns(t0 + 2)} {"type":"answer","id":1,"op":"place","requestNs":"${ns(t0 + 1)}","report":{"status":"NEW"}}`,
     ].join('\n') + '\n');
-    writeFileSync(join(t.dir, 'map.yaml'), MAP);
-    const r = await run(['convert', raw, '--out', join(t.dir, 'cat'), '--map', join(t.dir, 'map.yaml')]);
+    const r = await convertRaw();
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain('  bhtrade orders stream lines skipped (not market data): 3\n');

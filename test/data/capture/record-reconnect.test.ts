@@ -1,6 +1,7 @@
 // `bhtrade record` in its own process, as a user runs it, when the venue drops the market socket: it redials and goes on.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -32,6 +33,9 @@ function waitFor(c: ChildProcessWithoutNullStreams, stream: 'stdout' | 'stderr',
 describe('bhtrade record across a dropped socket', () => {
   it('redials, marks the reconnect and stops cleanly on SIGINT (it exited 13 with the socket down)', async () => {
     venue = await startVenueOnClock();
+    // "recording ..." is printed once the socket is dialled, not open: the drop waits for the venue to have taken the upgrade.
+    const http = (venue.venue.server as unknown as { http: Server }).http;
+    const upgraded = new Promise<void>((resolve) => http.once('upgrade', () => setImmediate(resolve)));
     const c = spawn(process.execPath, [join(ROOT, 'bin/bhtrade.js'), 'record', '--venue', venue.url, '--symbols', 'BTCUSDT', '--out', dir], { cwd: ROOT, stdio: 'pipe' });
     child = c;
     let out = '';
@@ -39,9 +43,10 @@ describe('bhtrade record across a dropped socket', () => {
     const exited = new Promise<number | null>((resolve) => c.on('exit', (code) => resolve(code)));
     await waitFor(c, 'stdout', 'recording BTCUSDT', exited);
     const reconnected = waitFor(c, 'stderr', 'market socket reconnected', exited);
+    await upgraded;
     const drop = await request(`${venue.url}/admin/faults/drop`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(drop.statusCode).toBe(200);
-    await drop.body.dump();
+    expect(await drop.body.json()).toEqual({ dropped: 1 });
     await reconnected;
     c.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -1,5 +1,4 @@
 /** `bhtrade data convert|ls|info`: builds a Parquet catalog from recordings and REST answers, and shows what one holds. */
-import { existsSync, statSync } from 'node:fs';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { convert, expandInputs, INPUT_KINDS } from '../data/convert.ts';
@@ -7,7 +6,7 @@ import { ConvertReport } from '../data/report.ts';
 import { formatInfo, formatLs } from '../data/info.ts';
 import { readCatalog } from '../data/catalog.ts';
 import { loadMapping } from '../data/mapping.ts';
-import { valueProblem } from './load-config.ts';
+import { outProblem, valueProblem } from './load-config.ts';
 
 /** The help of `bhtrade data`. */
 export const DATA_HELP = `Usage:
@@ -78,7 +77,8 @@ async function convertCommand(argv: readonly string[]): Promise<number> {
   }
   if (!out) return usage('convert needs --out CATALOG');
   if (inputs.length === 0) return usage('convert needs at least one RAW input');
-  if (existsSync(out) && !statSync(out).isDirectory()) return usage(`--out ${out} is a file; a catalog is a folder (created when missing)`);
+  const outBad = outProblem(out);
+  if (outBad !== undefined) return usage(`--out ${out}: ${outBad}`);
   const found = new ConvertReport();
   const files = expandInputs(inputs, found);
   if (files.length === 0) {

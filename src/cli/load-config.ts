@@ -92,7 +92,8 @@ function requireConfig(config: string | undefined): string {
 /**
  * Splits a config-driven command's arguments into its CONFIG and the values of its options, each
  * given as `--name value` or `--name=value` (in order, so a repeated option keeps every value);
- * throws naming an option without a value, an unknown option, a second CONFIG or a missing one.
+ * throws naming an option without a value (or with the next option taken for it), an unknown option, a
+ * second CONFIG or a missing one.
  */
 export function configAndOptions<N extends string>(argv: readonly string[], names: readonly N[]): { config: string; values: Map<N, string[]> } {
   let config: string | undefined;
@@ -104,8 +105,10 @@ export function configAndOptions<N extends string>(argv: readonly string[], name
       config = configArgument(a, config);
       continue;
     }
-    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-    if (v === undefined || v === '') throw new Error(`${name} needs a value`);
+    const inline = a.includes('=');
+    const v = inline ? a.slice(a.indexOf('=') + 1) : argv[++i];
+    const bad = valueProblem(name, v, inline);
+    if (bad !== undefined || v === undefined) throw new Error(bad);
     values.set(name, [...(values.get(name) ?? []), v]);
   }
   return { config: requireConfig(config), values };

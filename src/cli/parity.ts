@@ -6,6 +6,7 @@ import { createLogger } from '../core/logger.ts';
 import { parseDuration } from '../app/config.ts';
 import { runParity } from '../app/parity/run.ts';
 import { parityLines, writeParity } from '../app/parity/report.ts';
+import { durationFlag } from './duration.ts';
 import { argsAndConfig, configAndOptions, outProblem } from './load-config.ts';
 
 const USAGE = 'Usage: npx bhtrade parity CONFIG [--duration 10m] [--depth-push 50ms] [--out DIR] [--recording DIR]\n';
@@ -56,10 +57,7 @@ export function parseParityArgs(argv: readonly string[]): ParityArgs {
   let depthPushMs = DEFAULT_DEPTH_PUSH_MS;
   const duration = values.get('--duration')?.at(-1);
   if (duration !== undefined) {
-    const ms = parseDuration(duration);
-    if (ms === undefined || ms <= 0) throw new Error(`--duration must be a duration such as 30s or 10m, got ${JSON.stringify(duration)}`);
-    if (ms > MAX_DURATION_MS) throw new Error(`--duration must be at most 24h (the live run records all of it before the backtest starts), got ${JSON.stringify(duration)}`);
-    durationMs = ms;
+    durationMs = durationFlag(duration, 'record', { ms: MAX_DURATION_MS, text: '24h (the live run records all of it before the backtest starts)' });
   }
   const push = values.get('--depth-push')?.at(-1);
   if (push !== undefined) {

@@ -1,12 +1,11 @@
 /** The settings of `bhtrade record`: a YAML file (its own keys, or a run config's venue, symbols and `record:` section) and the flags that override it, checked into one shape. */
-import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { parseRunConfig, type RunConfig } from '../app/config.ts';
 import { durationFlag } from './duration.ts';
-import { valueProblem } from './load-config.ts';
+import { outProblem, valueProblem } from './load-config.ts';
 import { recordShape } from '../data/capture/options.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 
@@ -125,9 +124,8 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   // Paths in a file are relative to it; paths given as flags, to the working directory.
   const base = file === undefined ? process.cwd() : dirname(resolve(file));
   const out = flags['--out'] !== undefined ? resolve(flags['--out']) : resolve(base, r.data.out);
-  if (existsSync(out) && !statSync(out).isDirectory()) {
-    throw new Error(`${flags['--out'] !== undefined ? '--out' : `${file}: out`}: ${out} is a file; the recording needs a folder (created when missing)`);
-  }
+  const outBad = outProblem(out);
+  if (outBad !== undefined) throw new Error(`${flags['--out'] !== undefined ? '--out' : `${file}: out`} ${out}: ${outBad}`);
   const venueConfig = r.data.venue !== 'embedded' ? undefined : file === undefined ? PACKAGE_VENUE_CONFIG : resolve(base, r.data.embedded.config);
   const symbols = r.data.symbols ?? embeddedSymbols(venueConfig!, env);
   const symbolsKey = flags['--symbols'] !== undefined ? '--symbols' : `${file === undefined ? '' : `${file}: `}symbols`;

@@ -83,14 +83,17 @@ describe('bhtrade data', () => {
     expect(r.err).toMatch(/^bhtrade data: --out needs a value, got the option --map instead\n/);
   });
 
-  it('convert with --out naming a file says a catalog is a folder', async () => {
+  it('convert with --out naming a file, or a folder inside one, says which is a file', async () => {
     const t = tempDir();
     cleanup = t.remove;
     const file = join(t.dir, 'cat');
     writeFileSync(file, '');
     const r = await run(['convert', t.dir, '--out', file]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^bhtrade data: --out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a file; a catalog is a folder \\(created when missing\\)\n`));
+    expect(r.err.split('\n')[0]).toBe(`bhtrade data: --out ${file}: is a file, not a folder`);
+    const inside = await run(['convert', t.dir, '--out', join(file, 'c')]);
+    expect(inside.code).toBe(2);
+    expect(inside.err.split('\n')[0]).toBe(`bhtrade data: --out ${join(file, 'c')}: ${file} is a file, not a folder`);
   });
 
   it('info given the catalog.json file instead of its folder says to give the folder', async () => {

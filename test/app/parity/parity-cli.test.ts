@@ -27,6 +27,8 @@ describe('bhtrade parity arguments', () => {
     [['c.yaml', '--duration', '25h'], '--duration must be at most 24h'],
     [['c.yaml', '--depth-push', '5ms'], '--depth-push must be a duration of at least 10ms'],
     [['c.yaml', '--out'], '--out needs a value'],
+    [['c.yaml', '--out', '--duration', '5m'], '--out needs a value, got the option --duration instead'],
+    [['c.yaml', '--duration', '0s'], '--duration must be a duration such as 30s or 5m, got "0s"'],
     [['c.yaml', '--frob'], 'unknown option --frob'],
     [['a.yaml', 'b.yaml'], 'unexpected argument b.yaml'],
   ])('%j is refused: %s', (argv, message) => {

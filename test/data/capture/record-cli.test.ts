@@ -65,10 +65,11 @@ describe('bhtrade record arguments', () => {
     expect(() => planRecord(args)).toThrow(message);
   });
 
-  it('names --out when it is a file, not a folder', () => {
+  it('names --out when it, or a folder it would go in, is a file', () => {
     const f = join(tmp, 'a-file');
     writeFileSync(f, '');
-    expect(() => planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT', '--out', f])).toThrow(`--out: ${f} is a file; the recording needs a folder (created when missing)`);
+    expect(() => planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT', '--out', f])).toThrow(`--out ${f}: is a file, not a folder`);
+    expect(() => planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT', '--out', join(f, 'rec')])).toThrow(`--out ${join(f, 'rec')}: ${f} is a file, not a folder`);
   });
 
   it('exits 2 with the message and usage on a bad key in the file', () => {

@@ -6,6 +6,8 @@ import { toCsv } from '../../backtest/report/csv.ts';
 import type { ParityOrder, RunMoney } from './compare.ts';
 import type { ParityResult } from './run.ts';
 
+/** `1 trade`, `2 trades`: a count with its noun. */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const pct = (x: number | undefined): string => (x === undefined ? 'n/a' : `${x.toFixed(2)}%`);
 
 /** Returns the printed report, one line per entry. */
@@ -18,9 +20,9 @@ export function parityLines(p: ParityResult, decimals: number): string[] {
   const samePrice = c.matched.filter((m) => new Decimal(m.priceDiff).isZero()).length;
   return [
     `parity ${p.symbol}: ${p.durationMs / 1000} s live on the embedded venue vs its backtest on the recording`,
-    `  recorded latency: ${p.latency.trips} round trips, mean entry ${p.latency.meanEntryMs.toFixed(1)} ms, mean response ${p.latency.meanResponseMs.toFixed(1)} ms`,
-    `  own orders out of the recorded book: ${p.ownRemoval.levelsAdjusted} levels lowered (${p.ownRemoval.levelsClamped} clamped at zero), ${p.ownRemoval.removedQty} ${p.units.position} in all; ${p.ownRemoval.tradesRemoved} own taker trades out of the recorded trades`,
-    `  receive times: ${p.ownRemoval.held} messages held past a late strategy tick, ${p.ownRemoval.before} read just before one, ${p.ownRemoval.early} stamped before they were sent; ${p.ownRemoval.queueEvidence} trades replayed after the diff that showed the others ahead of the quote gone`,
+    `  recorded latency: ${count(p.latency.trips, 'round trip')}, mean entry ${p.latency.meanEntryMs.toFixed(1)} ms, mean response ${p.latency.meanResponseMs.toFixed(1)} ms`,
+    `  own orders out of the recorded book: ${count(p.ownRemoval.levelsAdjusted, 'level')} lowered (${p.ownRemoval.levelsClamped} clamped at zero), ${p.ownRemoval.removedQty} ${p.units.position} in all; ${count(p.ownRemoval.tradesRemoved, 'own taker trade')} out of the recorded trades`,
+    `  receive times: ${count(p.ownRemoval.held, 'message')} held past a late strategy tick, ${p.ownRemoval.before} read just before one, ${p.ownRemoval.early} stamped before they were sent; ${count(p.ownRemoval.queueEvidence, 'trade')} replayed after the diff that showed the others ahead of the quote gone`,
     row('', 'live', 'backtest'),
     row('orders placed', ...side((m) => m.orders)),
     row('fills', ...side((m) => m.fills)),

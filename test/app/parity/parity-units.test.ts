@@ -413,9 +413,10 @@ describe('parityLines of an inverse contract', () => {
       symbol: 'BTC-PERP-REV', durationMs: 60_000, comparison, mark: '30005', base: 'BTC', quote: 'BTC',
       units: { volume: 'USDT', position: 'contracts', volumeDecimals: 0 },
       latency: { trips: 2, meanEntryMs: 1, meanResponseMs: 1 },
-      ownRemoval: { levelsAdjusted: 3, levelsClamped: 0, removedQty: '7', lines: 10, tradesRemoved: 2, held: 0, early: 0, queueEvidence: 0, before: 0 },
+      ownRemoval: { levelsAdjusted: 3, levelsClamped: 0, removedQty: '7', lines: 10, tradesRemoved: 2, held: 1, early: 0, queueEvidence: 1, before: 0 },
     } as unknown as ParityResult;
     const lines = parityLines(p, 8);
+    expect(lines[3]).toBe('  receive times: 1 message held past a late strategy tick, 0 read just before one, 0 stamped before they were sent; 1 trade replayed after the diff that showed the others ahead of the quote gone');
     expect(lines[2]).toBe('  own orders out of the recorded book: 3 levels lowered (0 clamped at zero), 7 contracts in all; 2 own taker trades out of the recorded trades');
     expect(lines.find((l) => l.includes('volume'))).toBe(`  ${'volume (USDT)'.padEnd(22)}${'20'.padStart(18)}${'20'.padStart(18)}`);
     expect(lines.find((l) => l.includes('fees'))).toBe(`  ${'fees (BTC)'.padEnd(22)}${'0.00000040'.padStart(18)}${'0.00000040'.padStart(18)}`);

@@ -110,6 +110,8 @@ class Instance {
   readonly denials = new Map<string, { at: number; unlogged: number }>();
   /** STRATEGY_STOPPED notices delivered so far (at most MAX_STOPPED_NOTICES). */
   stoppedNotices = 0;
+  /** True while the stop() the host runs after a failure has not returned: like any stop(), it may still place a closing order. */
+  closingAfterFailure = false;
 
   constructor(readonly spec: StrategySpec, readonly log: Logger, readonly streams: Streams) {}
 
@@ -227,7 +229,7 @@ export class StrategyHost {
         if (n.code === 'STRATEGY_STOPPED' && ++inst.stoppedNotices > MAX_STOPPED_NOTICES) return;
         if (inst.following) void this.guard(inst, () => inst.handlers.onDenied?.(n));
       },
-      phase: () => (inst.running ? 'running' : inst.state === 'stopping' ? 'stopping' : 'ended'),
+      phase: () => (inst.running || inst.closingAfterFailure ? 'running' : inst.state === 'stopping' ? 'stopping' : 'ended'),
       lookup: {
         get: (id) => {
           const v = this.o.orders?.get(id);
@@ -363,10 +365,16 @@ export class StrategyHost {
       this.o.onFailed?.(inst.spec.id, inst.error, err);
       return;
     }
+    inst.closingAfterFailure = true;
     try {
       const r = inst.handlers.stop?.();
-      if (r !== undefined) r.catch((e: unknown) => inst.log.error({ err: e }, 'strategy stop handler threw'));
+      if (r !== undefined) {
+        r.catch((e: unknown) => inst.log.error({ err: e }, 'strategy stop handler threw')).finally(() => { inst.closingAfterFailure = false; });
+      } else {
+        inst.closingAfterFailure = false;
+      }
     } catch (e) {
+      inst.closingAfterFailure = false;
       inst.log.error({ err: e }, 'strategy stop handler threw');
     }
     this.o.onFailed?.(inst.spec.id, inst.error, err);

@@ -1,6 +1,7 @@
 /** Imports Binance REST answers saved as JSON: klines arrays, trades lists and funding-rate lists. */
 import { ParseError } from '../core/errors.ts';
 import { KLINE_INTERVALS, type KlineInterval } from '../model/enums.ts';
+import { FUNDING_INTERVAL_MS } from '../model/market.ts';
 import { asArray, asObject, at, reqBool, reqDecimal, reqString, type WireObject } from '../model/wire.ts';
 import type { CatalogWriter } from './catalog.ts';
 import { asBinance } from './import-binance.ts';
@@ -14,7 +15,6 @@ import { AGGRESSOR, KLINE_FLAG } from './tables.ts';
 export type RestKind = 'klines' | 'trades' | 'funding';
 
 const MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 
 /** Returns the kind of a parsed REST answer, or undefined when it is none of them. */
 export function restKind(raw: unknown): RestKind | undefined {

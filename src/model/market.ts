@@ -320,6 +320,9 @@ export function parseContractInfoList(raw: unknown, path = 'contracts'): readonl
   return listOf(raw, path, parseContractInfo);
 }
 
+/** Length of a funding interval: 8 hours, each ending on a multiple of 8 h since the epoch (00:00, 08:00, 16:00 UTC). */
+export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
+
 /** Returns a funding-rate entry. */
 export function parseFundingRate(raw: unknown, path = 'fundingRate'): FundingRate {
   const o = asObject(raw, path);

@@ -6,14 +6,14 @@
  * insurance fund; a negative residue (payers who could not pay, unmatched interest) is drawn from the fund.
  */
 import type { Clock, TimerHandle } from '../../core/clock.ts';
+import { FUNDING_INTERVAL_MS } from '../../model/market.ts';
 import { divRound, type Amount } from '../ledger/amount.ts';
 import type { PoolPosting, Posting } from '../ledger/types.ts';
 import type { IndexPrices } from './index-price.ts';
 import { positionValue } from './math.ts';
 import type { Positions } from './positions.ts';
 
-/** Length of a funding interval: 8 hours. */
-export const FUNDING_INTERVAL_MS = 8 * 3600_000;
+export { FUNDING_INTERVAL_MS };
 
 /** One settled funding interval, as the fundingRate endpoint lists it. */
 export interface FundingRecord {

@@ -81,6 +81,8 @@ export interface BacktestRun {
   readonly mode: BacktestMode;
   /** Strategies that threw and were stopped, in the order they failed. */
   readonly failed: readonly StrategyFailure[];
+  /** The symbols the strategies traded, in the order their markets were made: the results are the first's alone. */
+  readonly traded: readonly string[];
   /** Klines a strategy asked for and never got: the data held none of that symbol and interval in the range. */
   readonly unservedKlines: readonly { readonly strategy: string; readonly symbol: string; readonly interval: string }[];
 }
@@ -189,10 +191,17 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       if (symbol === markets[0]?.inst.symbol) late.sample?.();
     },
   }, traded);
-  const bySymbol = new Map(markets.map((m) => [m.inst.symbol, m]));
+  // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
+  // Its orders and fills alone are recorded: another symbol's are in another currency and position, and would skew every metric.
+  const main: RunMarket | undefined = markets[0];
+  if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
   const gateway = new ExchangeGateway(clock, markets, sink, {
-    order: (r, req) => rec.order(r, req),
-    fill: (f) => rec.fill(f, bySymbol.get(f.symbol)!),
+    order: (r, req) => {
+      if (r.symbol === main.inst.symbol) rec.order(r, req);
+    },
+    fill: (f) => {
+      if (f.symbol === main.inst.symbol) rec.fill(f, main);
+    },
   });
   late.gateway = gateway;
   const instruments = instrumentsOf(await gateway.exchangeInfo());
@@ -229,9 +238,6 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
-  // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
-  const main: RunMarket | undefined = markets[0];
-  if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
   const sample = (at = clock.now()): void => {
     const mark = main.markTicks();
     if (mark === undefined) return;
@@ -319,7 +325,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const unservedKlines = host.streams().flatMap((s) => s.streams.klines.flatMap((interval) => s.symbols
     .filter((symbol) => !klinesSeen.has(`${symbol} ${interval}`)).map((symbol) => ({ strategy: s.id, symbol, interval }))));
   for (const u of unservedKlines) log.warn(u, `strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range`);
-  return { results, replay: stats, events, range, mode, failed, unservedKlines };
+  return { results, replay: stats, events, range, mode, failed, traded, unservedKlines };
 }
 
 /** Makes klines from the replayed trades of each traded symbol whose range in the catalog holds none, at the intervals its strategies asked for (the venue builds its kline stream from trades). */

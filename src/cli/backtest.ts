@@ -113,6 +113,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
     `${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
     ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
     `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0')}`,
+    ...othersNote(r.symbol, run.traded),
     ...shortRunNote(run.range.to - run.range.from),
     `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
     log.describe(),
@@ -127,6 +128,13 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
 /** The net position a run left open, with where its value went. */
 function endPosition(net: string): string {
   return new Decimal(net).isZero() ? '0 (flat)' : `${net} (open: its unrealized PnL at the last mark is in Net PnL)`;
+}
+
+/** A note under the metrics of a run that traded more symbols than the one its results follow. */
+function othersNote(symbol: string, traded: readonly string[]): string[] {
+  const others = traded.filter((s) => s !== symbol);
+  if (others.length === 0) return [];
+  return [`  (results are ${symbol}'s alone, the first traded symbol by name; ${others.join(', ')} also traded, in accounts of their own, and are not in them)`];
 }
 
 /** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */

@@ -24,10 +24,13 @@ export interface LatencyModel {
   response(now: number): number;
 }
 
-/** Returns a model drawing entry and response latencies from their specs with generators seeded from `seed` (the same seed gives the same run). */
-export function linkLatency(entry: LatencySpec, response: LatencySpec, seed = 0): LatencyModel {
-  const e = new Latency(entry, new Rng(seed ^ 0x1a7e01), 'latency.entry');
-  const r = new Latency(response, new Rng(seed ^ 0x1a7e02), 'latency.response');
+/**
+ * Returns a model drawing entry and response latencies from their specs with generators seeded from `seed` (the same seed gives the same run).
+ * `key` is where the specs were given (a config's `backtest.latency`): a bad spec is refused naming it.
+ */
+export function linkLatency(entry: LatencySpec, response: LatencySpec, seed = 0, key = 'latency'): LatencyModel {
+  const e = new Latency(entry, new Rng(seed ^ 0x1a7e01), `${key}.entry`);
+  const r = new Latency(response, new Rng(seed ^ 0x1a7e02), `${key}.response`);
   return { entry: () => e.next(), response: () => r.next() };
 }
 

@@ -74,7 +74,7 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
   for (const [k, symbol] of traded.entries()) {
     const c = s.index.instruments[symbol]!;
     const inst = simInstrumentOf(c);
-    const latency = s.latencyOf?.(symbol) ?? linkLatency(s.latency.entry, s.latency.response, s.seed + k);
+    const latency = s.latencyOf?.(symbol) ?? linkLatency(s.latency.entry, s.latency.response, s.seed + k, 'backtest.latency');
     const onReport = (r: ExecutionReport): void => s.onReport(symbol, r);
     if (inst.contract === undefined) {
       const balances = Object.fromEntries(Object.entries(s.balances).filter(([a]) => a === inst.baseAsset || a === inst.quoteAsset));

@@ -265,8 +265,9 @@ export class OrderFeed {
     e.view = v;
     e.status = v.status;
     e.shown = shown;
-    for (const l of this.listeners) l.order?.(v);
+    // A finished order leaves the live index before anyone hears of its end: open() read from that onOrder must not list it.
     if (isFinalStatus(v.status)) this.finish(e);
+    for (const l of this.listeners) l.order?.(v);
   }
 
   private tellFill(f: OrderFill): void {

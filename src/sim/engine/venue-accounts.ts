@@ -1,5 +1,6 @@
 /** The base of SimVenue: its parts (ledger, engine core, contract desk and market) built from the config or a saved state, and the users and funds operations (users, deposits, transfers, withdrawals). */
 import type { Clock } from '../../core/clock.ts';
+import { scaleOf } from '../../core/fixed.ts';
 import { parseContract, parseSpotSymbol } from '../../model/instrument.ts';
 import { toAmount } from '../ledger/amount.ts';
 import { Ledger, ledgerIdStarts } from '../ledger/ledger.ts';
@@ -27,6 +28,7 @@ export class VenueAccounts {
   readonly market: ContractMarket;
   /** Users by name (saved with the state, so a restored venue finds them again). */
   protected readonly users = new Map<string, UserId>();
+  private decimalsByAsset: Map<string, number> | undefined;
 
   /**
    * Makes a venue from its configuration: instruments, fees, funded accounts. `restore` (see
@@ -79,6 +81,32 @@ export class VenueAccounts {
   /** Returns the user id of the user named `name`, or undefined when there is none (a restored venue keeps the saved names). */
   findUser(name: string): UserId | undefined {
     return this.users.get(name);
+  }
+
+  /**
+   * Returns the most decimals an amount of `asset` may carry in a wallet movement (transfer, withdrawal): the finest
+   * precision an instrument publishes for it (baseAssetPrecision, quotePrecision, quoteAssetPrecision, marginPrecision),
+   * or undefined for an asset no instrument names.
+   */
+  assetDecimals(asset: string): number | undefined {
+    if (this.decimalsByAsset === undefined) {
+      const m = new Map<string, number>();
+      const note = (a: string, step: string): void => {
+        const d = scaleOf(step);
+        if ((m.get(a) ?? -1) < d) m.set(a, d);
+      };
+      for (const inst of this.core.instruments.values()) {
+        if (inst.spot) {
+          note(inst.spot.baseAsset, inst.spot.baseAssetPrecision);
+          note(inst.spot.quoteAsset, inst.spot.quotePrecision);
+        } else if (inst.contract) {
+          note(inst.contract.quoteAsset, inst.contract.quoteAssetPrecision);
+          note(inst.contract.marginToken, inst.contract.marginPrecision);
+        }
+      }
+      this.decimalsByAsset = m;
+    }
+    return this.decimalsByAsset.get(asset);
   }
 
   /** Returns the user id of a configured user by name. */

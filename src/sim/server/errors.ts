@@ -18,6 +18,7 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   [-1101]: 'Too many parameters sent for this endpoint.',
   [-1103]: 'An unknown parameter was sent.',
   [-1105]: "Parameter '%s' was empty.",
+  [-1111]: 'Precision is over the maximum defined for this asset.',
   [-1115]: 'Invalid timeInForce.',
   [-1116]: 'Invalid orderType.',
   [-1117]: 'Invalid side.',

@@ -1,5 +1,5 @@
 /** Account and wallet routes: balances, deposits, withdrawals, sub-accounts, transfers and balance flow; amounts formatted here. */
-import { fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
+import { AMOUNT_SCALE, fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
 import { FLOW_NAMES, FLOW_TYPES, type FlowEntry, type WithdrawalOrder } from '../ledger/types.ts';
 import type { SimVenue } from '../engine/venue.ts';
 import type { VenueConfig } from './config.ts';
@@ -7,10 +7,17 @@ import { ApiError, apiError } from './errors.ts';
 import type { Params } from './params.ts';
 import { keyOf, type Ctx, type Route } from './route.ts';
 
-/** Returns a decimal parameter as an Amount; -1130 when it is not a decimal with at most 18 decimals. */
-function amountParam(p: Params, name: string): Amount | undefined {
+/**
+ * Returns a wallet movement's amount of `asset` as an Amount; -1130 when it is not a decimal, -1111 when it
+ * carries more meaningful decimals than the asset allows (an asset no instrument names: the ledger's 18). Refused
+ * here, before the engine: rounding it to the asset would move an amount the caller did not ask for.
+ */
+function amountParam(venue: SimVenue, p: Params, name: string, asset: string): Amount | undefined {
   const s = p.optDecimal(name);
   if (s === undefined) return undefined;
+  const dot = s.indexOf('.');
+  const decimals = dot < 0 ? 0 : s.slice(dot + 1).replace(/0+$/, '').length;
+  if (decimals > (venue.assetDecimals(asset) ?? AMOUNT_SCALE)) throw apiError(-1111);
   try {
     return toAmount(s, name);
   } catch {
@@ -99,9 +106,10 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
         const address = x.p.opt('address') ?? '';
         const allowed = addresses(userId);
         if (address !== '' && allowed.length > 0 && !allowed.includes(address)) throw new ApiError(-1187, 'Withdrawal address not in whitelist');
+        const tokenId = x.p.opt('tokenId') ?? '';
         const r = venue.withdraw({
-          userId, tokenId: x.p.opt('tokenId') ?? '', clientOrderId: x.p.opt('clientOrderId') ?? '', address, addressExt: x.p.opt('addressExt'),
-          quantity: amountParam(x.p, 'withdrawQuantity') ?? 0n, chainType: x.p.opt('chainType'),
+          userId, tokenId, clientOrderId: x.p.opt('clientOrderId') ?? '', address, addressExt: x.p.opt('addressExt'),
+          quantity: amountParam(venue, x.p, 'withdrawQuantity', tokenId) ?? 0n, chainType: x.p.opt('chainType'),
         });
         return { status: r.status, success: r.success, needBrokerAudit: r.needBrokerAudit, orderId: r.orderId };
       },
@@ -118,13 +126,14 @@ export function accountRoutes(venue: SimVenue, c: VenueConfig): Route[] {
         const actor = { userId: keyOf(x).userId, accountIndex: keyOf(x).accountIndex };
         if (x.p.opt('from') !== undefined || x.p.opt('to') !== undefined) {
           const currency = x.p.opt('currency') ?? '';
-          venue.transferPending(actor, { from: x.p.opt('from') ?? '', to: x.p.opt('to') ?? '', currency, amount: amountParam(x.p, 'amount') ?? 0n });
+          venue.transferPending(actor, { from: x.p.opt('from') ?? '', to: x.p.opt('to') ?? '', currency, amount: amountParam(venue, x.p, 'amount', currency) ?? 0n });
           return { message: 'success', timestamp: x.now };
         }
+        const tokenId = x.p.opt('tokenId') ?? '';
         const req = {
           fromAccountType: smallInt(x.p, 'fromAccountType'), fromAccountIndex: smallInt(x.p, 'fromAccountIndex'),
           toAccountType: smallInt(x.p, 'toAccountType'), toAccountIndex: smallInt(x.p, 'toAccountIndex'),
-          tokenId: x.p.opt('tokenId') ?? '', amount: amountParam(x.p, 'amount') ?? 0n,
+          tokenId, amount: amountParam(venue, x.p, 'amount', tokenId) ?? 0n,
         };
         venue.transfer(actor, req);
         return { success: 'true' };

@@ -5,6 +5,7 @@ import { VenueError } from '../../core/errors.ts';
 const MESSAGES: Readonly<Record<number, string>> = {
   [-1000]: 'An unknown error occured while processing the request.',
   [-1105]: "Parameter '%s' was empty.",
+  [-1111]: 'Precision is over the maximum defined for this asset.',
   [-1115]: 'Invalid timeInForce.',
   [-1116]: 'Invalid orderType.',
   [-1117]: 'Invalid side.',

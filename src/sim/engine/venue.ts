@@ -1,5 +1,6 @@
 /** SimVenue: the in-process simulated venue — spot and contract trading, market data and the event log — with the REST interface's semantics and codes. */
 import type { Clock } from '../../core/clock.ts';
+import { scaleOf } from '../../core/fixed.ts';
 import type { PositionWire } from '../contracts/index.ts';
 import { fmtAmount, toAmount } from '../ledger/amount.ts';
 import type { AccountId } from '../ledger/types.ts';
@@ -148,13 +149,15 @@ export class SimVenue extends VenueAccounts {
     return positionsOf(this.desk, accountId, q);
   }
 
-  /** Adds (positive) or removes (negative) position margin; -1161 when a removal is forbidden. */
+  /** Adds (positive) or removes (negative) position margin; -1111 past the margin token's precision, -1161 when a removal is forbidden. */
   modifyMargin(accountId: AccountId, p: { symbol: string; side: string; amount: string }): { symbol: string; margin: string; timestamp: number } {
     const inst = needInstrument(this.core.instruments, p.symbol, 'contract');
     if (p.side !== 'LONG' && p.side !== 'SHORT') throw reject(-1155, [], { side: p.side });
     const spec = this.desk.positions.spec(p.symbol);
     const mark = this.desk.mark(inst);
     const pos = this.desk.positions.get(accountId, p.symbol, p.side);
+    // Past the margin token's precision the amount is refused, never rounded: a 19th decimal would not even fit an Amount.
+    if (scaleOf(p.amount, 'amount') > spec.marginDecimals) throw reject(-1111, [], { amount: p.amount, marginDecimals: spec.marginDecimals });
     const margin = this.desk.positions.modifyMargin(accountId, p.symbol, p.side, toAmount(p.amount, 'amount'), mark ?? pos?.avgPrice ?? 1n);
     this.core.touch(accountId, spec.marginToken);
     emitPosition(this.desk, accountId, inst, p.side);

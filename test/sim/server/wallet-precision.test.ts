@@ -56,3 +56,17 @@ describe('wallet amounts past the asset precision', () => {
     expect(sub.json.map((f: { tokenId: string; change: string }) => [f.tokenId, f.change])).toEqual([['USDT', '1.0001'], ['BTC', '0.00000001'], ['USDT', '1000']]);
   });
 });
+
+describe('margin amounts past the margin token precision', () => {
+  it('refuses modifyMargin with -1111 (19 decimals answered 500 -1001 before), and leaves the contract account as it was', async () => {
+    const margin = (amount: string) => signed(t.url, 'POST', '/openapi/contract/v1/modifyMargin', { symbol: 'BTC-PERP-REV', side: 'LONG', amount }, { timestamp: ++ts });
+    const before = await holdings();
+    for (const amount of ['0.0000000000000000001', '0.000000001', '-0.000000001']) {
+      const r = await margin(amount);
+      expect({ amount, status: r.status, json: r.json }).toEqual({ amount, status: 400, json: PRECISION });
+    }
+    // At the precision the amount is read, and refused for the missing position.
+    expect((await margin('0.00000001')).json.code).toBe(-1160);
+    expect(await holdings()).toEqual(before);
+  });
+});

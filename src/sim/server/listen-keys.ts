@@ -10,24 +10,44 @@ interface Entry {
   timer: TimerHandle;
 }
 
-/** Why a key stopped being valid. */
-export type KeyEndReason = 'expired' | 'closed';
+/** Why a key stopped being valid: its time ran out, its owner closed it, or its owner made too many newer ones. */
+export type KeyEndReason = 'expired' | 'closed' | 'superseded';
+
+/** Valid listenKeys one owner may hold by default: a client that never closes its keys would otherwise add one entry and one timer per request for an hour. */
+export const MAX_KEYS_PER_OWNER = 64;
 
 /** The listenKeys issued and still valid. */
 export class ListenKeys {
   private readonly keys = new Map<string, Entry>();
+  /** Each owner's valid keys, oldest first. */
+  private readonly byOwner = new Map<string, Set<string>>();
   private readonly ended: ((key: string, why: KeyEndReason) => void)[] = [];
 
   /** `random` is crypto randomness (tests may pass their own); never the simulation's seeded Rng, or a client could compute another user's key. */
-  constructor(private readonly clock: Clock, private readonly validityMs = 3_600_000, private readonly random: (n: number) => Buffer = randomBytes) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly validityMs = 3_600_000,
+    private readonly random: (n: number) => Buffer = randomBytes,
+    private readonly maxPerOwner = MAX_KEYS_PER_OWNER,
+  ) {}
 
-  /** Returns a new listenKey for `userId`, valid for the validity period from now. */
+  /** Returns how many keys are valid (for `userId`, or in all). */
+  size(userId?: string): number {
+    return userId === undefined ? this.keys.size : this.byOwner.get(userId)?.size ?? 0;
+  }
+
+  /** Returns a new listenKey for `userId`, valid for the validity period from now; past `maxPerOwner` valid keys the user's oldest one ends. */
   create(userId: string): string {
     let key = '';
     do key = randomLetters(64, this.random);
     while (this.keys.has(key));
+    let mine = this.byOwner.get(userId);
+    if (mine === undefined) this.byOwner.set(userId, (mine = new Set()));
+    while (mine.size >= this.maxPerOwner) this.end(mine.values().next().value!, 'superseded');
     const expiresAt = this.clock.now() + this.validityMs;
     this.keys.set(key, { userId, expiresAt, timer: this.arm(key, this.validityMs) });
+    mine.add(key);
+    if (!this.byOwner.has(userId)) this.byOwner.set(userId, mine);
     return key;
   }
 
@@ -81,6 +101,7 @@ export class ListenKeys {
   dispose(): void {
     for (const e of this.keys.values()) e.timer.cancel();
     this.keys.clear();
+    this.byOwner.clear();
   }
 
   private arm(key: string, ms: number): TimerHandle {
@@ -92,6 +113,9 @@ export class ListenKeys {
     if (!e) return;
     e.timer.cancel();
     this.keys.delete(key);
+    const mine = this.byOwner.get(e.userId);
+    mine?.delete(key);
+    if (mine?.size === 0) this.byOwner.delete(e.userId);
     for (const fn of this.ended) fn(key, why);
   }
 }

@@ -23,6 +23,9 @@ export const DEFAULT_BAN_POLICY: BanPolicy = { minMs: 120_000, maxMs: 259_200_00
 
 const INTERVAL_MS: Readonly<Record<LimitInterval, number>> = { SECOND: 1_000, MINUTE: 60_000, DAY: 86_400_000 };
 
+/** Clients tracked before the first sweep of finished windows; each sweep sets the next at twice what it kept, so sweeping costs O(1) per request. */
+const SWEEP_FROM = 1024;
+
 interface Window {
   start: number;
   used: number;
@@ -38,7 +41,9 @@ interface Offender {
 /**
  * Fixed windows aligned on the interval (as the venue counts them): weight per client address,
  * orders per user. A request that arrives while its client still owes a wait after a 429 earns a ban
- * (418) of min·2^(n−1), capped at max, scaled by `scale`.
+ * (418) of min·2^(n−1), capped at max, scaled by `scale`. A client whose windows have all ended is
+ * forgotten (it would start from zero anyway), and an offender once its last ban ended `maxMs` ago,
+ * so every address that ever called does not stay in memory.
  */
 export class RateLimiter {
   private readonly weight = new Map<string, Window[]>();
@@ -48,6 +53,7 @@ export class RateLimiter {
   private readonly orderRules: RateLimitRule[];
 
   private banCount = 0;
+  private sweepAt = SWEEP_FROM;
 
   constructor(private readonly clock: Clock, rules: readonly RateLimitRule[], private readonly bans: BanPolicy = DEFAULT_BAN_POLICY) {
     this.weightRules = rules.filter((r) => r.rateLimitType === 'REQUEST_WEIGHT');
@@ -93,6 +99,11 @@ export class RateLimiter {
     o.limitedUntil = Math.max(o.limitedUntil, until);
   }
 
+  /** Returns how many clients and users the limiter holds windows or offences for. */
+  get tracked(): number {
+    return this.weight.size + this.orders.size + this.offenders.size;
+  }
+
   /** Returns the current ban end of `client`, or 0. */
   bannedUntil(client: string): number {
     return this.offenders.get(client)?.bannedUntil ?? 0;
@@ -102,6 +113,7 @@ export class RateLimiter {
     const now = this.clock.now();
     let wins = store.get(key);
     if (!wins) {
+      if (this.tracked >= this.sweepAt) this.sweep(now);
       wins = rules.map(() => ({ start: 0, used: 0 }));
       store.set(key, wins);
     }
@@ -123,9 +135,19 @@ export class RateLimiter {
     for (const w of wins) w.used += amount;
   }
 
+  private sweep(now: number): void {
+    const ended = (rules: RateLimitRule[], wins: Window[]): boolean => wins.every((w, i) => w.start + INTERVAL_MS[rules[i]!.interval] <= now);
+    for (const [k, wins] of this.weight) if (ended(this.weightRules, wins)) this.weight.delete(k);
+    for (const [k, wins] of this.orders) if (ended(this.orderRules, wins)) this.orders.delete(k);
+    const memory = this.bans.maxMs * this.bans.scale;
+    for (const [k, o] of this.offenders) if (now >= o.limitedUntil && now >= o.bannedUntil + memory) this.offenders.delete(k);
+    this.sweepAt = Math.max(SWEEP_FROM, 2 * this.tracked);
+  }
+
   private offender(client: string): Offender {
     let o = this.offenders.get(client);
     if (!o) {
+      if (this.tracked >= this.sweepAt) this.sweep(this.clock.now());
       o = { limitedUntil: 0, bannedUntil: 0, offences: 0 };
       this.offenders.set(client, o);
     }

@@ -112,6 +112,10 @@ class Instance {
   stoppedNotices = 0;
   /** True while the stop() the host runs after a failure has not returned: like any stop(), it may still place a closing order. */
   closingAfterFailure = false;
+  /** Depth of the strategy's own order calls in progress (an order cancelled before it was sent ends inside the call). */
+  calls = 0;
+  /** Its order events held back until its own call returned, oldest first; later ones queue behind them so none overtakes another. */
+  held: (() => void)[] | undefined;
 
   constructor(readonly spec: StrategySpec, readonly log: Logger, readonly streams: Streams) {}
 
@@ -223,7 +227,15 @@ export class StrategyHost {
       strategyId: inst.spec.id,
       ids: new ClientOrderIds(inst.spec.id, this.o.runTag),
       instrument,
-      submit: this.o.submit,
+      submit: (intent) => {
+        inst.calls += 1;
+        try {
+          return this.o.submit(intent);
+        } finally {
+          inst.calls -= 1;
+          if (inst.calls === 0 && inst.held !== undefined) queueMicrotask(() => this.release(inst));
+        }
+      },
       denied: (n: DenialNotice) => {
         this.logDenial(inst, n);
         if (n.code === 'STRATEGY_STOPPED' && ++inst.stoppedNotices > MAX_STOPPED_NOTICES) return;
@@ -320,12 +332,34 @@ export class StrategyHost {
       const id = inst.spec.id;
       inst.orderOffs.push(src.follow({
         order: (v) => {
-          if (v.strategyId === id && h.onOrder !== undefined && inst.following) this.handle(inst, h.onOrder, v);
+          if (v.strategyId !== id || h.onOrder === undefined || !inst.following) return;
+          if (inst.calls === 0 && inst.held === undefined) this.handle(inst, h.onOrder, v);
+          else this.hold(inst, () => this.handle(inst, h.onOrder!, v));
         },
         fill: (f) => {
-          if (f.strategyId === id && h.onFill !== undefined && inst.following) this.handle(inst, h.onFill, f);
+          if (f.strategyId !== id || h.onFill === undefined || !inst.following) return;
+          if (inst.calls === 0 && inst.held === undefined) this.handle(inst, h.onFill, f);
+          else this.hold(inst, () => this.handle(inst, h.onFill!, f));
         },
       }));
+    }
+  }
+
+  /**
+   * Holds an order event that came while the strategy was inside one of its own order calls (docs: a call
+   * returns at once and its outcomes come later), or behind one held already, so that events stay in order.
+   */
+  private hold(inst: Instance, deliver: () => void): void {
+    (inst.held ??= []).push(deliver);
+  }
+
+  /** Delivers the held order events in order, once the strategy's own call has returned. */
+  private release(inst: Instance): void {
+    const held = inst.held;
+    if (held === undefined || inst.calls > 0) return;
+    inst.held = undefined;
+    for (const deliver of held) {
+      if (inst.following) deliver();
     }
   }
 

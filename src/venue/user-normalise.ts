@@ -11,8 +11,26 @@ import type { SequencedEvent } from './report-sequencer.ts';
 
 const ORDER_TYPES: ReadonlySet<string> = new Set([...SPOT_NEW_ORDER_TYPES, ...CONTRACT_ORDER_TYPES]);
 
-/** Why an event produced nothing for the bus. */
-export type Skipped = { readonly skipped: 'ignored' | 'unknown-order-type'; readonly detail: string };
+/** Why an event produced nothing for the bus: `malformed` names the field that no venue could mean. */
+export type Skipped = { readonly skipped: 'ignored' | 'unknown-order-type' | 'malformed'; readonly detail: string };
+
+/**
+ * A quantity, price or balance as an order report or account update may carry it: not negative, and no
+ * longer than any real figure. The wire parser takes any decimal; one negative fill or a 5,000-digit price
+ * would go on into the executor's and portfolio's books, so such a report is skipped instead. A fee may be
+ * negative (a maker rebate).
+ */
+const FIGURE = /^\d{1,40}(?:\.\d{1,40})?$/;
+const SIGNED_FIGURE = /^-?\d{1,40}(?:\.\d{1,40})?$/;
+
+/** Returns the first field of `fields` whose value is not a FIGURE (SIGNED_FIGURE for those in `signed`), as `name=value` (cut), or undefined. */
+function badFigure(fields: Readonly<Record<string, string | undefined>>, signed: readonly string[] = []): string | undefined {
+  for (const name in fields) {
+    const v = fields[name];
+    if (v !== undefined && !(signed.includes(name) ? SIGNED_FIGURE : FIGURE).test(v)) return `${name}=${v.slice(0, 48)}`;
+  }
+  return undefined;
+}
 
 /** Returns the bus events of one user-stream event (none for heartbeats, tickets and unknown types), or why it was skipped. */
 export function normaliseUserEvent(ev: UserStreamEvent, recvTs: number): readonly SequencedEvent[] | Skipped {
@@ -20,11 +38,19 @@ export function normaliseUserEvent(ev: UserStreamEvent, recvTs: number): readonl
     case 'account':
     case 'contractAccount': {
       const account = ev.kind === 'account' ? 'spot' : 'contract';
+      for (const b of ev.balances) {
+        const bad = badFigure({ free: b.free, locked: b.locked });
+        if (bad !== undefined) return { skipped: 'malformed', detail: `${b.asset} ${bad}` };
+      }
       return ev.balances.map((b) => balanceUpdateEvent({ account, asset: b.asset, free: b.free, locked: b.locked, ts: ev.eventTime, recvTs }));
     }
     case 'execution':
     case 'contractExecution': {
       if (!ORDER_TYPES.has(ev.orderType)) return { skipped: 'unknown-order-type', detail: ev.orderType };
+      const bad = badFigure({
+        price: ev.price, quantity: ev.quantity, cumQty: ev.cumQty, cumQuote: ev.cumQuote, lastQty: ev.lastQty, lastPrice: ev.lastPrice, commission: ev.commission,
+      }, ['commission']);
+      if (bad !== undefined) return { skipped: 'malformed', detail: `order ${ev.orderId.slice(0, 24)} ${bad}` };
       const contract = ev.kind === 'contractExecution';
       return [orderUpdateEvent({
         account: contract ? 'contract' : 'spot',

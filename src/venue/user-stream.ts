@@ -291,6 +291,11 @@ export class UserStreamClient {
     }
     for (const ev of events) {
       const out = normaliseUserEvent(ev, recvTs);
+      if ('skipped' in out && out.skipped === 'malformed') {
+        this.c.malformed += 1;
+        this.log.warn({ detail: out.detail }, 'malformed user-stream event skipped');
+        continue;
+      }
       if ('skipped' in out) {
         this.c.ignored += 1;
         this.log.debug({ skipped: out.skipped, detail: out.detail }, 'user-stream event without a bus event');

@@ -100,3 +100,32 @@ describe('user-stream samples as bus events', () => {
     expect(seq.stats()).toMatchObject({ droppedBackwards: 3, held: 0 });
   });
 });
+
+describe('user-stream events no venue could mean', () => {
+  const report = (over: Record<string, unknown>): string => JSON.stringify({ ...(JSON.parse(loadSample('ws-user-execution-report.official').body) as object), ...over });
+  const account = (free: string): string => JSON.stringify({ ...(JSON.parse(loadSample('ws-user-account-update.official').body) as object), B: [{ a: 'LTC', f: free, l: '0' }] });
+
+  it('are skipped as malformed, naming the field, and nothing reaches the filter', () => {
+    const rec = new Recorder();
+    const seq = new ReportSequencer(rec.sink);
+    const cases: [string, string][] = [
+      [report({ l: '-5' }), 'lastQty=-5'],
+      [report({ z: '-0.5' }), 'cumQty=-0.5'],
+      [report({ p: '9'.repeat(5000) }), `price=${'9'.repeat(48)}`],
+      [report({ q: '1.' + '0'.repeat(40) + '1' }), 'quantity=1.'],
+      [account('-17366.18538083'), 'LTC free=-17366.18538083'],
+    ];
+    for (const [frame, detail] of cases) {
+      const out = normaliseUserEvent(parseUserStreamFrame(parseWireJson(frame))[0]!, 1);
+      if (!('skipped' in out)) for (const x of out) seq.push(x);
+      expect(out).toEqual({ skipped: 'malformed', detail: expect.stringContaining(detail) });
+    }
+    expect(rec.events).toEqual([]);
+    expect(seq.stats().released).toBe(0);
+  });
+
+  it('keep a negative commission (a maker rebate) and figures at the longest real length', () => {
+    const out = normaliseUserEvent(parseUserStreamFrame(parseWireJson(report({ n: '-0.00012', N: 'BTC', p: '12345678.12345678' })))[0]!, 1);
+    expect(out).toEqual([expect.objectContaining({ fee: '-0.00012', price: '12345678.12345678' })]);
+  });
+});

@@ -176,10 +176,19 @@ export class StrategyHost {
     for (const inst of this.instances) {
       if (inst.state !== 'running') continue;
       this.detach(inst);
+      let r: void | Promise<void> = undefined;
       try {
-        await this.bounded(inst, inst.handlers.stop?.(), limitMs);
+        r = inst.handlers.stop?.();
       } catch (e) {
         inst.log.error({ err: e }, 'strategy stop handler threw');
+      }
+      // A stop() that returned at once is over now: an order event its own calls held back comes on a microtask, and an order placed from it is refused.
+      if (r !== undefined) {
+        try {
+          await this.bounded(inst, r, limitMs);
+        } catch (e) {
+          inst.log.error({ err: e }, 'strategy stop handler threw');
+        }
       }
       if (inst.state === 'running') inst.state = 'stopping';
     }

@@ -66,4 +66,43 @@ describe('onOrder of an order cancelled before it was sent', () => {
     expect(c).not.toBe('');
     await host.stop();
   }, 60_000);
+
+  it('from a cancelAll in stop(), comes after stop() returned: an order the strategy places from it is refused with STRATEGY_STOPPED', async () => {
+    r = await startRig({}, {}, { userStream: true });
+    const x = r;
+    const seen: string[] = [];
+    const denied: string[] = [];
+    let ctx!: StrategyContext;
+    const host = new StrategyHost({
+      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
+      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
+    });
+    host.add({
+      id: 'st', symbols: ['BTCUSDT'], params: {},
+      definition: defineStrategy({
+        manifest: { name: 'stop-reentry', apiVersion: '1.0', params: z.strictObject({}) },
+        create: (c) => {
+          ctx = c;
+          return {
+            onOrder: (v) => {
+              seen.push(`${v.clientOrderId} ${v.status}`);
+              if (v.status === 'CANCELED' && v.outcome === 'not-placed') ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29004', quantity: '0.001' });
+            },
+            onDenied: (n) => { denied.push(n.code); },
+            stop: () => { ctx.orders.cancelAll('BTCUSDT'); },
+          };
+        },
+      }),
+    });
+    await host.start();
+    const a = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
+    expect(await until(x, () => ctx.orders.get(a)?.status === 'NEW', 30_000)).toBe(true);
+    const b = ctx.orders.replace(a, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29001', quantity: '0.001' });
+    await host.stop();
+    expect(await until(x, () => ctx.orders.get(a)?.status === 'CANCELED' && denied.length > 0, 30_000)).toBe(true);
+    expect(seen.filter((s) => s.startsWith(b))).toEqual([`${b} CANCELED`]);
+    expect(denied).toEqual(['STRATEGY_STOPPED']);
+    expect(x.ex.orders().filter((o) => o.price.startsWith('29004'))).toEqual([]);
+    host.finish();
+  }, 60_000);
 });

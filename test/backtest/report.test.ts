@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resultFiles } from '../../src/backtest/report/files.ts';
-import { duration, reportHtml, snapTime, thin, TIME_LABELS_JS } from '../../src/backtest/report/html.ts';
+import { duration, metricRows, reportHtml, snapTime, thin, TIME_LABELS_JS } from '../../src/backtest/report/html.ts';
+import { computeMetrics, tradeStats } from '../../src/backtest/index.ts';
 import { defaultResultsDir, writeResults } from '../../src/backtest/report/write.ts';
 import { barRun } from './bar-run.ts';
 import { countColour, decodePng } from './png.ts';
@@ -32,6 +33,17 @@ describe('duration', () => {
   it('shows a drawdown in seconds, minutes, hours or days, whichever it lasted', () => {
     expect([duration(0), duration(98_000), duration(3_594_000), duration(5_400_000), duration(47 * 3_600_000), duration(25 * 86_400_000)])
       .toEqual(['0.0 s', '1.6 min', '59.9 min', '1.5 h', '47.0 h', '25.0 d']);
+  });
+});
+
+describe('metric rows', () => {
+  it('show a loss too small for their digits as zero, not as -0.00', () => {
+    const m = computeMetrics({
+      equity: [{ time: 0, equity: '1000' }, { time: 86_400_000, equity: '999.99999' }],
+      fills: [], trades: tradeStats(['-0.00001']), positions: [], fundingPaid: '0', fundingReceived: '0', orders: 0, cancels: 0,
+    });
+    const rows = new Map(metricRows(m, 4, 'USDT'));
+    expect([rows.get('Net PnL'), rows.get('Return'), rows.get('Expectancy'), rows.get('CAGR')]).toEqual(['0.0000 USDT', '0.00 %', '0.0000 USDT', '0.00 %']);
   });
 });
 

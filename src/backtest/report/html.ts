@@ -90,16 +90,21 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Returns a rounded figure without the sign of a loss too small to show: "-0.00" reads as a loss the digits do not hold. */
+function unsignedZero(text: string): string {
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
 function pct(x: number | null): string {
-  return x === null ? '–' : `${(x * 100).toFixed(2)} %`;
+  return x === null ? '–' : `${unsignedZero((x * 100).toFixed(2))} %`;
 }
 
 function num(x: number | null, d = 2): string {
-  return x === null ? '–' : Number.isFinite(x) ? x.toFixed(d) : String(x);
+  return x === null ? '–' : Number.isFinite(x) ? unsignedZero(x.toFixed(d)) : String(x);
 }
 
 function money(s: string | null, d: number, ccy: string): string {
-  return s === null ? '–' : `${new Decimal(s).toFixed(d)} ${ccy}`;
+  return s === null ? '–' : `${unsignedZero(new Decimal(s).toFixed(d))} ${ccy}`;
 }
 
 /** A duration in the unit that shows it (a drawdown of a short run lasts seconds or minutes, of a long one days). */

@@ -287,4 +287,6 @@ export interface WithdrawalConfig {
   readonly requiredConfirmNum?: number;
   /** Whether requests pass broker audit first (status 1); otherwise they start at 3. Default true. */
   readonly brokerAudit?: boolean;
+  /** Finished withdrawals kept per user for the query endpoints (default 100 000); beyond twice that the oldest finished ones are forgotten. */
+  readonly keepFinished?: number;
 }

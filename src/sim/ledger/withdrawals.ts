@@ -21,6 +21,11 @@ type MutableOrder = { -readonly [K in keyof WithdrawalOrder]: WithdrawalOrder[K]
 /** Keeps withdrawal orders and moves each one step along its path every `stepMs` of clock time. */
 export class WithdrawalDesk {
   private readonly orders: MutableOrder[] = [];
+  /** Orders by user and clientOrderId, for the repeat check without a scan. */
+  private readonly byClient = new Map<string, MutableOrder>();
+  /** How many orders each user has in `orders`. */
+  private readonly perUser = new Map<string, number>();
+  private readonly keepFinished: number;
   private readonly timers = new Map<string, TimerHandle>();
   private readonly stepMs: number;
   private readonly outcome: WithdrawOutcome;
@@ -36,6 +41,7 @@ export class WithdrawalDesk {
     this.fees = new Map(Object.entries(cfg.fees ?? {}).map(([t, f]) => [t, toAmount(f, `withdrawal.fees.${t}`)]));
     this.requiredConfirmNum = cfg.requiredConfirmNum ?? 12;
     this.brokerAudit = cfg.brokerAudit ?? true;
+    this.keepFinished = cfg.keepFinished ?? 100_000;
   }
 
   /**
@@ -49,7 +55,7 @@ export class WithdrawalDesk {
     if (req.quantity < 0n) throw venueError(-1180, [], { quantity: req.quantity.toString() });
     if (!req.address) throw venueError(-1173, [], { field: 'address' });
     if (!req.clientOrderId) throw invalidParam('clientOrderId', 'must not be empty');
-    if (this.orders.some((o) => o.userId === req.userId && o.clientOrderId === req.clientOrderId)) {
+    if (this.byClient.has(clientKey(req.userId, req.clientOrderId))) {
       throw venueError(-1174, [], { clientOrderId: req.clientOrderId });
     }
     const accountId = this.book.accountId(req.userId, 1, 0);
@@ -82,9 +88,36 @@ export class WithdrawalDesk {
       txid: '',
       outcome,
     };
-    this.orders.push(order);
+    this.keep(order);
     this.schedule(order, 1);
+    if (this.perUser.get(order.userId)! > 2 * this.keepFinished) this.forgetOldest(order.userId);
     return { status: order.status, success: true, needBrokerAudit: order.status === 1, orderId: order.orderId };
+  }
+
+  private keep(order: MutableOrder): void {
+    this.orders.push(order);
+    this.byClient.set(clientKey(order.userId, order.clientOrderId), order);
+    this.perUser.set(order.userId, (this.perUser.get(order.userId) ?? 0) + 1);
+  }
+
+  /**
+   * Forgets the user's oldest finished withdrawals until `keepFinished` orders are left (pending ones are
+   * never forgotten): a user sending dust withdrawals would otherwise grow the desk without end. Their
+   * clientOrderIds may then be used again, as those of forgotten orders may.
+   */
+  private forgetOldest(userId: string): void {
+    let excess = this.perUser.get(userId)! - this.keepFinished;
+    let kept = 0;
+    for (const o of this.orders) {
+      if (excess > 0 && o.userId === userId && !this.timers.has(o.orderId)) {
+        excess -= 1;
+        this.byClient.delete(clientKey(o.userId, o.clientOrderId));
+        this.perUser.set(userId, this.perUser.get(userId)! - 1);
+      } else {
+        this.orders[kept++] = o;
+      }
+    }
+    this.orders.length = kept;
   }
 
   private pathOf(outcome: WithdrawOutcome): readonly WithdrawalStatus[] {
@@ -147,7 +180,7 @@ export class WithdrawalDesk {
   importData(list: readonly Record<string, unknown>[]): void {
     for (const raw of list) {
       const o = { ...raw, quantity: BigInt(raw.quantity as string), arriveQuantity: BigInt(raw.arriveQuantity as string), fee: BigInt(raw.fee as string) } as MutableOrder;
-      this.orders.push(o);
+      this.keep(o);
       const path = this.pathOf(o.outcome);
       const at = path.indexOf(o.status);
       if (at >= 0 && at < path.length - 1) this.schedule(o, at + 1);
@@ -158,4 +191,8 @@ export class WithdrawalDesk {
   snapshotData(): unknown {
     return this.orders.map((o) => [o.orderId, o.clientOrderId, o.userId, o.tokenId, o.quantity.toString(), o.fee.toString(), o.status, o.confirmNum, o.txid, o.walletHandleTime, o.outcome]);
   }
+}
+
+function clientKey(userId: string, clientOrderId: string): string {
+  return `${userId}\u0000${clientOrderId}`;
 }

@@ -97,3 +97,30 @@ describe('deposits', () => {
     expectVenueError(() => ledger.deposit('nobody', 'USDT', A('1')), -1153);
   });
 });
+
+describe('withdrawals kept', () => {
+  it('are bounded per user: past twice keepFinished the oldest finished ones are forgotten (their clientOrderIds free again), pending ones never', async () => {
+    const { ledger, clock } = makeLedger({ withdrawal: { stepMs: STEP, keepFinished: 3 } });
+    const u = fundedUser(ledger, { BHC: '100' });
+    const other = fundedUser(ledger, { BHC: '100' });
+    const out = (userId: string, id: string) => ledger.withdraw({ userId, tokenId: 'BHC', clientOrderId: id, address: '0xabc', quantity: A('1') });
+    out(other.userId, 'o1');
+    for (let i = 0; i < 6; i++) out(u.userId, `w${i}`);
+    await clock.advance(10 * STEP);
+    expect(ledger.withdrawals(u.userId)).toHaveLength(6);
+    // The 7th passes twice the bound: the oldest finished are forgotten down to 3, the pending 7th kept.
+    out(u.userId, 'w6');
+    expect(ledger.withdrawals(u.userId).map((w) => w.clientOrderId)).toEqual(['w4', 'w5', 'w6']);
+    expect(ledger.withdrawal(u.userId, { clientOrderId: 'w0' })).toBeUndefined();
+    expectVenueError(() => out(u.userId, 'w5'), -1174);
+    expect(out(u.userId, 'w0').success).toBe(true);
+    // Another user's withdrawals are not touched; pending ones are never forgotten.
+    expect(ledger.withdrawals(other.userId).map((w) => w.clientOrderId)).toEqual(['o1']);
+    for (let i = 7; i < 20; i++) out(u.userId, `w${i}`);
+    expect(ledger.withdrawals(u.userId).length).toBeLessThanOrEqual(2 * 3 + 14);
+    await clock.advance(10 * STEP);
+    out(u.userId, 'last');
+    expect(ledger.withdrawals(u.userId)).toHaveLength(3);
+    expect(ledger.balance(u.spot, 'BHC')).toEqual({ free: A('78'), locked: A('1') });
+  });
+});

@@ -112,7 +112,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   const lines = [
     `${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
     ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
-    `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0')}`,
+    `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0', r.positionUnit, r.positionDecimals)}`,
     ...othersNote(r.symbol, run.traded),
     ...shortRunNote(run.range.to - run.range.from),
     `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
@@ -125,9 +125,14 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
 }
 
 
-/** The net position a run left open, with where its value went. */
-function endPosition(net: string): string {
-  return new Decimal(net).isZero() ? '0 (flat)' : `${net} (open: its unrealized PnL at the last mark is in Net PnL)`;
+/** The net position a run left open, in its unit and to its lot's decimals (a spot buy's fee in the base leaves finer digits), with where its value went. */
+function endPosition(net: string, unit: string | undefined, decimals: number | undefined): string {
+  const n = new Decimal(net);
+  if (n.isZero()) return '0 (flat)';
+  const rounded = decimals === undefined ? n : n.toDecimalPlaces(decimals);
+  // A residue finer than a lot (the fee taken from a spot buy, then the lot sold) still shows: rounded away it would read as flat.
+  const shown = rounded.isZero() ? n.toFixed() : rounded.toFixed();
+  return `${shown}${unit === undefined ? '' : ` ${unit}`} (open: its unrealized PnL at the last mark is in Net PnL)`;
 }
 
 /** A note under the metrics of a run that traded more symbols than the one its results follow. */

@@ -115,6 +115,11 @@ export function duration(ms: number): string {
   return ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1_000).toFixed(1)} s`;
 }
 
+/** Returns a chart heading's unit in brackets, escaped ('' without one). */
+function unitOf(unit: string | undefined): string {
+  return unit === undefined ? '' : ` (${esc(unit)})`;
+}
+
 /** Returns the metrics as table rows [label, value]. */
 export function metricRows(m: Metrics, d: number, ccy: string): [string, string][] {
   return [
@@ -190,10 +195,10 @@ th{color:#59636e}
 </header>
 <main>
 <div>
-<h2>Price and fills</h2><div id="chart-price" class="chart"></div>${markerNote}
+<h2>Price and fills${unitOf(r.priceUnit)}</h2><div id="chart-price" class="chart"></div>${markerNote}
 <h2>Equity (${esc(r.currency)})</h2><div id="chart-equity" class="chart"></div>
 <h2>Drawdown (%)</h2><div id="chart-drawdown" class="chart small"></div>
-<h2>Position</h2><div id="chart-position" class="chart small"></div>
+<h2>Position${unitOf(r.positionUnit)}</h2><div id="chart-position" class="chart small"></div>
 </div>
 <aside>
 <h2>Metrics</h2>

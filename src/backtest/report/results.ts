@@ -49,6 +49,10 @@ export interface BacktestResults {
   readonly currency: string;
   /** Decimals money is shown with in the report (the currency's precision). */
   readonly moneyDecimals: number;
+  /** What a position and a price of `symbol` are counted in (spot: its base asset and quote asset; a contract: contracts and its quote), and the decimals of its lot. */
+  readonly positionUnit?: string;
+  readonly positionDecimals?: number;
+  readonly priceUnit?: string;
   /** Hash of the config as run, and of the data it read (see summary.json). */
   readonly configHash: string;
   readonly dataHash: string;

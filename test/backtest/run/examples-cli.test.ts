@@ -39,7 +39,7 @@ describe('bhtrade backtest examples', () => {
     expect(r.out).toContain('backtest-perp: BTCUSD-PERP');
     expect(r.out).toMatch(/Fees +0\.000\d+ BTC/);
     // The trend follower ends short: the summary says so, and that its value is in the net PnL.
-    expect(r.out).toContain('Position at end          -50 (open: its unrealized PnL at the last mark is in Net PnL)');
+    expect(r.out).toContain('Position at end          -50 contracts (open: its unrealized PnL at the last mark is in Net PnL)');
     expect((summary as unknown as { endPosition: string }).endPosition).toBe('-50');
     // Each contract order says how its price was given and the leverage it asked (the trend follower: IOC limits at 10×).
     const orders = readFileSync(join(dir, 'orders.csv'), 'utf8').trim().split('\n');

@@ -238,6 +238,8 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const grossLoss = new Decimal(t.grossLoss).abs();
   const { notional, fees, makerQty, allQty, count } = input.fills instanceof FillTotals ? input.fills : FillTotals.of(input.fills);
   const makerShare = allQty.isZero() ? null : makerQty.div(allQty).toNumber();
+  // From the quantities, not 1 − makerShare: a float subtraction leaves artefacts (1 − 0.7 = 0.30000000000000004) in summary.json.
+  const takerShare = allQty.isZero() ? null : allQty.minus(makerQty).div(allQty).toNumber();
   return {
     start,
     end,
@@ -266,7 +268,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
     fundingReceived: new Decimal(input.fundingReceived).toString(),
     fills: count,
     makerShare,
-    takerShare: makerShare === null ? null : 1 - makerShare,
+    takerShare,
     orders: input.orders,
     cancels: input.cancels,
   };

@@ -75,6 +75,11 @@ describe('metrics', () => {
     expect([m.fundingPaid, m.fundingReceived, m.orders, m.cancels]).toEqual(['0.5', '0.25', 7, 3]);
   });
 
+  it('maker and taker shares are each the exact quotient of their quantities, as written to summary.json', () => {
+    const m = metrics({ fills: [{ qty: '0.7', notional: '70', fee: '0', isMaker: true }, { qty: '0.3', notional: '30', fee: '0', isMaker: false }] });
+    expect(JSON.stringify([m.makerShare, m.takerShare])).toBe('[0.7,0.3]');
+  });
+
   it('return and turnover are null, not 0, when the run starts with no equity', () => {
     const m = metrics({ equity: [{ time: noon(0), equity: '0' }, { time: noon(1), equity: '0' }], fills: [{ qty: '1', notional: '100', fee: '0', isMaker: true }] });
     expect([m.return, m.turnover, m.cagr]).toEqual([null, null, null]);

@@ -54,10 +54,10 @@ export default defineStrategy({
         ctx.log.info({ price: fill.price, qty: fill.qty, position: ctx.portfolio.book(symbol).net }, 'filled');
       },
 
-      // The risk gate refused an intent: nothing was sent. \`text\` reads like "MIN_NOTIONAL: notional=1 min=5".
+      // An intent was refused locally (docs/risk-codes.md): nothing was sent. \`text\` reads like "LOT_SIZE: qty=0.0001 minQty=0.001".
       onDenied(notice) {
         ctx.log.warn(notice.text);
-        resting = undefined;
+        if (notice.clientOrderId === resting) resting = undefined;
       },
 
       // Called on shutdown (and after a failure): leave nothing behind.

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadStrategy, parseParams, StrategyLoadError } from '../../src/strategy/index.ts';
+import { loadStrategy, parseParams, StrategyLoadError, strategyTemplate } from '../../src/strategy/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(join(tmpdir(), 'bhtrade-loader-'));
@@ -84,6 +84,12 @@ describe('bhtrade new-strategy', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('exists; not overwriting it');
     expect(readFileSync(files[0]!, 'utf8')).toBe(before);
+  });
+
+  it('quotes, in its onDenied comment, a denial line as docs/risk-codes.md writes one', () => {
+    const said = /`text` reads like "([^"]+)"/.exec(strategyTemplate('x'))?.[1];
+    expect(said).toBeDefined();
+    expect(readFileSync(join(ROOT, 'docs/risk-codes.md'), 'utf8').split('\n')).toContain(said);
   });
 
   it('exits 2 on a bad name', () => {

@@ -45,6 +45,8 @@ export interface MarketWsOptions {
 export interface MarketWsStats extends LinkStats {
   readonly malformed: number;
   readonly errorFrames: number;
+  /** Pushes of a topic and symbol not subscribed (or no longer): dropped. */
+  readonly unsolicited: number;
   readonly resyncs: number;
 }
 
@@ -59,6 +61,7 @@ export class MarketWsClient {
   private readonly log: Logger;
   private malformed = 0;
   private errorFrames = 0;
+  private unsolicited = 0;
   private resyncs = 0;
 
   constructor(private readonly o: MarketWsOptions) {
@@ -92,7 +95,7 @@ export class MarketWsClient {
 
   /** Returns the client's counters. */
   stats(): MarketWsStats {
-    return { ...this.link.stats(), malformed: this.malformed, errorFrames: this.errorFrames, resyncs: this.resyncs };
+    return { ...this.link.stats(), malformed: this.malformed, errorFrames: this.errorFrames, unsolicited: this.unsolicited, resyncs: this.resyncs };
   }
 
   /** Opens the socket; subscriptions made before or after are sent once it is ready, and again after every reconnect. */
@@ -208,7 +211,9 @@ export class MarketWsClient {
     if (isTradePush(raw)) {
       // The hot path: trade pushes skip the generic envelope and go straight to the element parser.
       const o = raw as WireObject;
-      this.trades.push(reqString(o, 'symbol', 'message'), listOf(o['data'], 'message.data', parseTradeTick), o['f'] === true, recvTs);
+      const symbol = reqString(o, 'symbol', 'message');
+      if (!this.solicited('trade', symbol)) return;
+      this.trades.push(symbol, listOf(o['data'], 'message.data', parseTradeTick), o['f'] === true, recvTs);
       return;
     }
     const o = asObject(raw, 'message');
@@ -230,8 +235,21 @@ export class MarketWsClient {
     }
   }
 
+  /**
+   * Returns true when `symbol` is subscribed to `topic`; otherwise counts the push and returns false. The
+   * trade cursors and open candles are kept per pushed symbol, so a venue pushing symbols nobody asked for
+   * would grow them without bound (and put events on the bus no strategy asked for).
+   */
+  private solicited(topic: string, symbol: string): boolean {
+    if (this.subs.get(topic as MarketTopic)?.has(symbol)) return true;
+    this.unsolicited += 1;
+    if (this.unsolicited === 1 || this.unsolicited % 1000 === 0) this.log.warn({ topic, symbol, unsolicited: this.unsolicited }, 'market push of a topic and symbol not subscribed dropped');
+    return false;
+  }
+
   private onPush(m: MarketPush, recvTs: number): void {
     const sink = this.o.sink;
+    if (m.kind !== 'unknown' && !this.solicited(m.kind === 'kline' ? `kline_${m.interval}` : m.kind, m.symbol)) return;
     switch (m.kind) {
       case 'trade':
         this.trades.push(m.symbol, m.data, m.first, recvTs);

@@ -45,6 +45,9 @@ describe('market pushes of the published samples as bus events', () => {
     const rec = new Recorder();
     client = new MarketWsClient({ wsUrl: url, clock, sink: rec.sink, initialTrades: true });
     client.subscribe('BTCUSDT', 'trade');
+    client.subscribe('BTCUSDT', 'kline_15m');
+    client.subscribe('ETHUSDT', 'realtimes');
+    client.subscribe('HTUSDT', 'index');
     client.start();
     await until(clock, 'index event', () => rec.of('index').length === 1, { stepMs: 10 });
     expect(rec.of('trade')).toEqual([
@@ -62,6 +65,31 @@ describe('market pushes of the published samples as bus events', () => {
     expect(rec.of('index')).toEqual([{ kind: 'index', symbol: 'HTUSDT', index: '5.0941', edp: '5.08799333', ts: clock.now(), recvTs: clock.now() }]);
     expect(client.stats()).toMatchObject({ malformed: 2, errorFrames: 1 });
     expect(client.state).toBe('ready');
+  });
+});
+
+describe('market pushes nobody asked for', () => {
+  it('are dropped and counted: a venue pushing other symbols or topics puts nothing on the bus', async () => {
+    const trade = (symbol: string, id: number): string => JSON.stringify({ symbol, topic: 'trade', data: [{ v: String(id), t: 1, p: '1', q: '1', m: true }], f: false });
+    const others = Array.from({ length: 500 }, (_, i) => trade(`X${i}USDT`, i + 1));
+    const kline = (loadSample('ws-market-kline.official').payload as Record<string, unknown>);
+    const url = await serving([
+      ...others,
+      JSON.stringify({ ...kline, params: { klineType: '1m' } }),
+      JSON.stringify(loadSample('ws-market-realtimes.official').payload),
+      trade('BTCUSDT', 7),
+    ]);
+    const clock = new VirtualClock(1565600000000);
+    const rec = new Recorder();
+    client = new MarketWsClient({ wsUrl: url, clock, sink: rec.sink, initialTrades: true });
+    client.subscribe('BTCUSDT', 'trade');
+    client.subscribe('BTCUSDT', 'kline_15m');
+    client.start();
+    await until(clock, 'the subscribed trade', () => rec.of('trade').length === 1, { stepMs: 10 });
+    expect(rec.of('trade')).toEqual([expect.objectContaining({ symbol: 'BTCUSDT', tradeId: '7' })]);
+    expect(rec.of('kline')).toEqual([]);
+    expect(rec.of('ticker')).toEqual([]);
+    expect(client.stats()).toMatchObject({ unsolicited: 502, malformed: 0 });
   });
 });
 

@@ -13,6 +13,9 @@ export interface HttpTimeouts {
 
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000, requestMs: 15_000 };
 
+/** The largest answer body taken by default: far above any list the venue answers (1000 orders, klines or trades). */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with its query string. */
@@ -56,11 +59,12 @@ function errCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Returns the HttpFailure that describes an undici error. */
-export function classifyFailure(err: unknown, timedOut: boolean): HttpFailure {
+/** Returns the HttpFailure that describes an undici error (`tooLarge`: the client cut an answer past its size limit). */
+export function classifyFailure(err: unknown, timedOut: boolean, tooLarge?: number): HttpFailure {
   const code = errCode(err) ?? '';
   const text = err instanceof Error ? err.message : String(err);
   if (timedOut) return new HttpFailure('timeout', true, 'no answer within the request timeout', err);
+  if (tooLarge !== undefined) return new HttpFailure('dropped', true, `answer cut at more than ${tooLarge} bytes`, err);
   if (NOT_WRITTEN_CODES.has(code)) return new HttpFailure('refused', false, `connection not opened (${code}): ${text}`, err);
   if (TIMEOUT_CODES.has(code)) return new HttpFailure('timeout', true, `${code}: ${text}`, err);
   if (err instanceof undiciErrors.ClientDestroyedError || err instanceof undiciErrors.ClientClosedError) {
@@ -76,6 +80,8 @@ export interface HttpOptions {
   connections?: number;
   /** How long an idle connection stays open (default 30 s). */
   keepAliveMs?: number;
+  /** The largest answer body read; a longer one is cut and fails as dropped (default DEFAULT_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 }
 
 /** Returns the headers of an answer by lower-case name, a repeated header as an array (as undici's request() gives them). */
@@ -128,6 +134,9 @@ interface InFlight {
  */
 class Exchange<T> implements Dispatcher.DispatchHandler, InFlight {
   timedOut = false;
+  /** Set once the answer passed the size limit: the connection is cut and the request fails. */
+  private tooLarge = false;
+  private size = 0;
   prev: InFlight | undefined;
   next: InFlight | undefined;
   private abortFn: ((err?: Error) => void) | undefined;
@@ -138,6 +147,7 @@ class Exchange<T> implements Dispatcher.DispatchHandler, InFlight {
   constructor(
     private readonly owner: HttpTransport,
     readonly deadline: number,
+    private readonly maxBytes: number,
     private readonly handler: OutcomeHandler<T>,
     private readonly resolve: (v: T | PromiseLike<T>) => void,
     private readonly reject: (e: unknown) => void,
@@ -162,11 +172,24 @@ class Exchange<T> implements Dispatcher.DispatchHandler, InFlight {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.tooLarge) return false;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      // A venue streaming without end would otherwise fill the bot's memory before any timeout.
+      this.tooLarge = true;
+      this.chunks.length = 0;
+      this.abortFn?.(new Error(`answer over ${this.maxBytes} bytes`));
+      return false;
+    }
     this.chunks.push(chunk);
     return true;
   }
 
   onComplete(): void {
+    if (this.tooLarge) {
+      this.onError(new Error(`answer over ${this.maxBytes} bytes`));
+      return;
+    }
     const c = this.chunks;
     const text = c.length === 0 ? '' : c.length === 1 ? c[0]!.toString('utf8') : Buffer.concat(c).toString('utf8');
     this.owner.settled(this);
@@ -182,7 +205,7 @@ class Exchange<T> implements Dispatcher.DispatchHandler, InFlight {
 
   onError(err: Error): void {
     this.owner.settled(this);
-    this.reject(this.handler.failure(classifyFailure(err, this.timedOut)));
+    this.reject(this.handler.failure(classifyFailure(err, this.timedOut, this.tooLarge ? this.maxBytes : undefined)));
   }
 }
 
@@ -199,9 +222,11 @@ export class HttpTransport {
   private timer: TimerHandle | undefined;
   private timerAt = Infinity;
   private readonly onTimer = (): void => this.expire();
+  private readonly maxAnswerBytes: number;
 
   constructor(origin: string, opts: HttpOptions) {
     this.clock = opts.clock;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
     this.pool = new Pool(origin, {
       connections: opts.connections ?? 4,
@@ -222,7 +247,7 @@ export class HttpTransport {
   /** Returns what `handler` makes of the answer, or rejects with what it makes of the failure (one promise per request). */
   exchange<T>(req: HttpRequest, handler: OutcomeHandler<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const ex = new Exchange<T>(this, this.clock.now() + this.timeouts.requestMs, handler, resolve, reject);
+      const ex = new Exchange<T>(this, this.clock.now() + this.timeouts.requestMs, this.maxAnswerBytes, handler, resolve, reject);
       this.track(ex);
       this.pool.dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body ?? null }, ex);
     });

@@ -139,7 +139,7 @@ function endPosition(net: string, unit: string | undefined, decimals: number | u
 function othersNote(symbol: string, traded: readonly string[]): string[] {
   const others = traded.filter((s) => s !== symbol);
   if (others.length === 0) return [];
-  return [`  (results are ${symbol}'s alone, the first traded symbol by name; ${others.join(', ')} also traded, in accounts of their own, and are not in them)`];
+  return [`  (results are ${symbol}'s alone, the first traded symbol by name; also traded, each in an account of its own and not in them: ${others.join(', ')})`];
 }
 
 /** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */

@@ -108,7 +108,7 @@ export function checkSymbolStatus(order: PlaceIntent, inst: Instrument): CheckRe
  * rounded down to the step, at `price` or `closeDistancePct` below the last price (NO_PRICE without
  * one); contracts, a SELL_CLOSE (LONG) or BUY_CLOSE (SHORT) of `quantity` or of the side the strategy
  * holds from its own fills (never more, and never more than the account holds: another strategy's
- * contracts on that side stay open), LIMIT at `price` when given, else at market; the whole account's
+ * contracts on that side stay open), LIMIT at `price` when given, else at market (IOC); the whole account's
  * side when the snapshot says nothing of the strategy's own. NO_POSITION when nothing is held.
  */
 export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snapshot: PortfolioSnapshot, closeDistancePct = '1'): CheckResult<PlaceIntent> {
@@ -140,7 +140,8 @@ export function resolveClose(intent: ClosePositionIntent, inst: Instrument, snap
     orderType: 'LIMIT',
     priceType: price === undefined ? 'MARKET' : 'INPUT',
     quantity: show(qty),
-    ...(price === undefined ? {} : { price }),
+    // At market, what the book cannot take now must not rest at the venue's band price (5% through the last), where the next buyer takes it.
+    ...(price === undefined ? { timeInForce: 'IOC' as const } : { price }),
   };
   return pass(order);
 }

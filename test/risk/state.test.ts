@@ -123,9 +123,9 @@ describe('ORDER_RATE', () => {
 describe('closePosition', () => {
   const gate = new RiskGate({ instruments: INSTRUMENTS, config: {} });
 
-  it('becomes a market SELL_CLOSE of the whole long, or a limit BUY_CLOSE of part of a short', () => {
+  it('becomes a market (IOC) SELL_CLOSE of the whole long, or a limit BUY_CLOSE of part of a short', () => {
     const r = gate.check({ kind: 'closePosition', strategyId: 'trend', symbol: REV.symbol, clientOrderId: 'z', side: 'LONG' }, longRev);
-    expect(r).toMatchObject({ ok: true, intent: { kind: 'placeContract', side: 'SELL_CLOSE', priceType: 'MARKET', orderType: 'LIMIT', quantity: '300', clientOrderId: 'z' } });
+    expect(r).toMatchObject({ ok: true, intent: { kind: 'placeContract', side: 'SELL_CLOSE', priceType: 'MARKET', orderType: 'LIMIT', timeInForce: 'IOC', quantity: '300', clientOrderId: 'z' } });
     const short = snapshot({ positions: [{ symbol: REV.symbol, side: 'SHORT', quantity: '50', avgPrice: '8100', margin: '0.01' }] });
     const p = gate.check({ kind: 'closePosition', strategyId: 'trend', symbol: REV.symbol, clientOrderId: 'y', side: 'SHORT', quantity: '20', price: '8000.005' }, short);
     expect(p).toMatchObject({ ok: true, intent: { side: 'BUY_CLOSE', priceType: 'INPUT', price: '8000', quantity: '20' } });

@@ -37,4 +37,11 @@ describe('bhtrade backtest with a bad backtest section', () => {
     const r = await runWith('  latency: { entry: 20, response: { min: 50, max: 10 } }');
     expect(r).toEqual({ code: 2, err: expect.stringContaining('backtest.latency.response.max: must be at least min (50), got 10') as string, wrote: false });
   }, 30_000);
+
+  it('names a fee rate of 1 or more, which the venue\'s ledger cannot charge', async () => {
+    for (const fees of ['{ maker: "1.5", taker: "0.001" }', '{ maker: "0", taker: "1" }']) {
+      const r = await runWith(`  fees: ${fees}`);
+      expect(r).toEqual({ code: 2, err: expect.stringMatching(/backtest\.fees\.(maker|taker): must be below 1 .*got "1(\.5)?"/) as string, wrote: false });
+    }
+  }, 30_000);
 });

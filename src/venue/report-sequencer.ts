@@ -51,9 +51,17 @@ export interface SequencerStats {
   readonly droppedDuplicates: number;
   /** Always 0: nothing is held (kept for the stats' shape). */
   readonly held: number;
+  /** Orders remembered (working and finished), at most MAX_ORDERS. */
+  readonly orders: number;
 }
 
 const MAX_FINISHED_ORDERS = 10_000;
+/**
+ * Orders remembered in all. Working orders are otherwise forgotten only when they finish, so reports of orders
+ * that never finish (lost across a reconnect, or invented by a faulty venue) would grow the map without end;
+ * past this the order noted first is forgotten, and a stale report of it would pass once.
+ */
+const MAX_ORDERS = 100_000;
 const MAX_KEYS = 10_000;
 
 /** Slots of the filter of orders held (a power of two: 64 KiB, small enough to stay in cache). */
@@ -105,7 +113,7 @@ export class ReportSequencer {
 
   /** Returns the counters. */
   stats(): SequencerStats {
-    return { released: this.released, droppedBackwards: this.backwards, droppedDuplicates: this.duplicates, held: 0 };
+    return { released: this.released, droppedBackwards: this.backwards, droppedDuplicates: this.duplicates, held: 0, orders: this.orders.size };
   }
 
   /** Takes one event and passes it on at once unless it is stale. */
@@ -166,6 +174,11 @@ export class ReportSequencer {
     this.orders.set(ev.orderId, { rank, executedQty: ev.executedQty, first: fill, more: undefined });
     this.held.add(ev.orderId);
     this.noteFinished(ev.orderId, rank);
+    if (this.orders.size > MAX_ORDERS) {
+      const oldest = this.orders.keys().next().value!;
+      this.orders.delete(oldest);
+      this.held.remove(oldest);
+    }
   }
 
   private noteFinished(orderId: string, rank: number): void {

@@ -117,7 +117,7 @@ describe('report sequencer: shuffled, duplicated and delayed reports of several 
       const got = byOrder(out);
       for (const h of hs) expect(got.get(h[0]!.orderId)).toEqual(h);
       const extra = list.filter((d) => d.copy > 0).length;
-      expect(seq.stats()).toEqual({ released: hs.flat().length, droppedDuplicates: extra, droppedBackwards: 0, held: 0 });
+      expect(seq.stats()).toEqual({ released: hs.flat().length, droppedDuplicates: extra, droppedBackwards: 0, held: 0, orders: hs.length });
     }), { numRuns: 300 });
   });
 
@@ -167,5 +167,18 @@ describe('report sequencer: bounded memory of finished orders', () => {
     // A repeat of an order still working is refused too.
     for (let i = 25_000; i < 25_010; i++) seq.push(report(i, 'NEW', 0, T0 + i));
     expect(seq.stats()).toMatchObject({ released: 25_020, droppedDuplicates: 10_010 });
+  });
+});
+
+describe('report sequencer: bounded memory of working orders', () => {
+  it('remembers at most 100,000 orders when reports of orders that never finish keep coming, forgetting the first noted', () => {
+    const seq = new ReportSequencer(() => undefined);
+    const n = 100_000;
+    for (let i = 0; i < n + 5_000; i++) seq.push(report(i, 'NEW', 0, T0 + i));
+    expect(seq.stats()).toMatchObject({ released: n + 5_000, orders: n });
+    // A repeat of a remembered working order is still refused; one of a forgotten order passes as new.
+    seq.push(report(n + 4_999, 'NEW', 0, T0));
+    seq.push(report(0, 'NEW', 0, T0));
+    expect(seq.stats()).toMatchObject({ released: n + 5_001, droppedDuplicates: 1, orders: n });
   });
 });

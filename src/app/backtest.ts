@@ -286,6 +286,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     late.end = end;
     sampler?.cancel();
     await host.stop();
+    // As in a live run: the orders a stop() placed (a closing order) are sent and answered before the cancels, which would
+    // otherwise drop them from the executor's queue unsent; the wait is bounded by stop.timeout, of simulated time.
+    if (cfg.stop.cancelAll) await advanceClock(clock, clock.now() + cfg.stop.timeout, history.busy, () => !exec.placing());
     if (cfg.stop.cancelAll) for (const s of cfg.strategies) exec.submit({ kind: 'cancelAll', strategyId: s.id });
     await advanceClock(clock, clock.now() + 10_000, history.busy);
     const fillsRead = exec.syncFills();

@@ -216,7 +216,7 @@ export function checkSymbols(cfg: LoadedConfig['config'], instruments: ReadonlyM
 
 /** Resolves once the venue has answered every order the run placed (none is still queued or in flight unanswered). */
 function answeredOwn(exec: OrderExecutor): Promise<void> {
-  return whenNone(exec, () => exec.store.working().some((o) => !o.adopted && o.phase === 'PENDING_NEW'));
+  return whenNone(exec, () => exec.placing());
 }
 
 function whenNone(exec: OrderExecutor, open: () => boolean): Promise<void> {

@@ -395,6 +395,11 @@ export class OrderExecutor {
     };
   }
 
+  /** Returns true while an order this run placed (not one adopted from the venue) waits to be sent or for the venue's first answer. */
+  placing(): boolean {
+    return this.store.working().some((o) => !o.adopted && o.phase === 'PENDING_NEW');
+  }
+
   /** Returns how many commands wait in the queue. */
   queued(): number {
     return this.queue.length;

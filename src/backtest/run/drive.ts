@@ -338,10 +338,14 @@ function applyDepth(m: DrivenMarket, ex: BacktestExchange, ev: DepthBatchEvent):
   st.version = ev.version;
 }
 
-/** Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run: cancels and last reports). */
-export async function advanceClock(clock: VirtualClock, t: number, busy?: Busy): Promise<void> {
+/**
+ * Moves the clock to `t` firing its timers in order, the bot's continuations running after each instant (the end of a run:
+ * cancels and last reports); with `done`, stops at the first instant after which it holds.
+ */
+export async function advanceClock(clock: VirtualClock, t: number, busy?: Busy, done?: () => boolean): Promise<void> {
   await settle(busy);
   for (;;) {
+    if (done?.() === true) return;
     const next = clock.nextAt();
     if (next === undefined || next > t) break;
     clock.advanceToSync(next);

@@ -1,4 +1,4 @@
-// A test strategy for the run's wind-down: rests a bid 3 % below the book (inside the price band, never reached), sends a marketable IOC in its stop handler, answers the first order event after its stop with a new order (as a grid answers a fill), with `retry` answers each refusal of it with another, and notes in globalThis.__windDown every order, fill and denial it gets.
+// A test strategy for the run's wind-down: rests a bid 3 % below the book (inside the price band, never reached), sends a marketable IOC in its stop handler (with `cancelFirst`, behind a cancelAll of its own), answers the first order event after its stop with a new order (as a grid answers a fill), with `retry` answers each refusal of it with another, and notes in globalThis.__windDown every order, fill and denial it gets.
 import { defineStrategy, z, type DepthSnapshotEvent } from 'bhtrade';
 
 export interface WindDown {
@@ -11,7 +11,7 @@ export interface WindDown {
 }
 
 export default defineStrategy({
-  manifest: { name: 'wind-down', apiVersion: '1.0', params: z.strictObject({ retry: z.boolean().default(false) }), streams: { depth: 'snapshot', trades: false } },
+  manifest: { name: 'wind-down', apiVersion: '1.0', params: z.strictObject({ retry: z.boolean().default(false), cancelFirst: z.boolean().default(false) }), streams: { depth: 'snapshot', trades: false } },
   create(ctx) {
     const symbol = ctx.symbols[0]!;
     const g = globalThis as { __windDown?: WindDown };
@@ -41,6 +41,7 @@ export default defineStrategy({
       },
       stop() {
         stopped = true;
+        if (ctx.params.cancelFirst) ctx.orders.cancelAll(symbol);
         const ask = book?.asks[0]?.[0];
         if (ask !== undefined) w.ioc = ctx.orders.place({ symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: ask, quantity: '0.001' });
       },

@@ -37,6 +37,15 @@ describe('the end of a backtest', () => {
     expect(r.results.metrics.orders).toBe(2);
   }, 60_000);
 
+  it('sends the order a stop handler placed behind a cancel of its own, before the run\'s cancels (they would drop it unsent), as a live run does', async () => {
+    const g = globalThis as { __windDown?: WindDown };
+    delete g.__windDown;
+    const r = await runBacktest({ config: windDown({ cancelFirst: true }), baseDir: import.meta.dirname }, RANGE);
+    const w = g.__windDown!;
+    expect(w.events.filter((e) => e.includes(w.ioc!))).toEqual([`order ${w.ioc!} NEW`, `fill ${w.ioc!} 0.001`, `order ${w.ioc!} FILLED`]);
+    expect(r.results.metrics.fills).toBe(1);
+  }, 60_000);
+
   it('ends even when the strategy answers each refusal after its stop with another order: it is told at most MAX_STOPPED_NOTICES times', async () => {
     const g = globalThis as { __windDown?: WindDown };
     delete g.__windDown;

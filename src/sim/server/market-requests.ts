@@ -23,6 +23,13 @@ export type MarketRequest =
 
 const fail = (code: string, desc: string): MarketRequest => ({ kind: 'error', code, desc });
 
+/**
+ * The longest `params` (as JSON) a subscription may carry. Params are kept with the subscription and echoed
+ * in every push, so a 60 KB blob on each topic and symbol of many connections would hold gigabytes; real
+ * params (binary, limit, klineType) take a few dozen characters.
+ */
+export const MAX_PARAMS_CHARS = 1024;
+
 /** Returns what a text frame asks, checking it in the venue's order (JSON, event, topic, symbols). */
 export function readRequest(text: string, src: MarketSource): MarketRequest {
   let m: Record<string, unknown>;
@@ -53,6 +60,7 @@ export function readRequest(text: string, src: MarketSource): MarketRequest {
   if (symbols.length === 0 || symbols.length > 50 || !symbols.every(known)) return fail('-100010', 'Invalid Symbols!');
   const rawParams = m['params'];
   const params: Record<string, unknown> = typeof rawParams === 'object' && rawParams !== null && !Array.isArray(rawParams) ? { ...(rawParams as Record<string, unknown>) } : {};
+  if (JSON.stringify(params).length > MAX_PARAMS_CHARS) return fail('-10000', 'Invalid request!');
   if (params['binary'] === undefined) params['binary'] = false;
   if (topic.startsWith('kline_')) params['klineType'] = topic.slice(6);
   return { kind: event, id, topic, symbols, params };

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
+import { compareDecimal } from '../core/fixed.ts';
 import { runRiskConfigSchema } from '../risk/index.ts';
 import { streamRequestSchema } from '../strategy/streams.ts';
 import { runRecordSchema } from '../data/capture/options.ts';
@@ -79,7 +80,8 @@ const LATENCY_FORMS = 'must be a number of ms ≥ 0 without a unit (e.g. 20, not
 const latencyMs = z.number().min(0, 'must be ≥ 0 ms');
 const latencySpec = z.union([
   latencyMs,
-  z.strictObject({ min: latencyMs.describe('shortest, ms'), max: latencyMs.describe('longest, ms (drawn uniformly between)') }),
+  z.strictObject({ min: latencyMs.describe('shortest, ms'), max: latencyMs.describe('longest, ms (drawn uniformly between)') })
+    .refine((l) => l.max >= l.min, { path: ['max'], error: (i) => `must be at least min (${(i.input as { min: number }).min}), got ${(i.input as { max: number }).max}` }),
   z.strictObject({ base: latencyMs.describe('least, ms'), meanExtra: latencyMs.describe('mean of an exponential extra, ms (a long tail)') }),
 ]);
 /**
@@ -93,6 +95,8 @@ function nonNegativeDecimal(formatRule: string): z.ZodString {
   });
 }
 const decimalText = nonNegativeDecimal('must be a decimal written as a string, e.g. "0.001"');
+// A rate is in [0, 1) (the venue's ledger takes no other): checked here, a swept fee of 1 stops a sweep before anything runs.
+const feeRate = nonNegativeDecimal('must be a decimal fraction written as a string, e.g. "0.001"').refine((s) => !/^-?\d+(\.\d+)?$/.test(s) || compareDecimal(s, '1') < 0, { error: (i) => `must be below 1 (a rate: "0.001" is 0.1 %), got ${JSON.stringify(i.input)}` });
 const timeText = z.string().refine((s) => parseTime(s) !== undefined, 'must be an ISO time such as "2024-08-08T23:55:00Z" or epoch ms');
 
 /** Returns the epoch ms of an ISO time (a Z or offset, or UTC when absent) or of a whole number of epoch ms; undefined when it is neither. */
@@ -112,8 +116,8 @@ const backtestOptions = z.strictObject({
   mode: z.enum(['auto', 'l2', 'bars']).default('auto').describe('how orders fill: l2 (on the recorded book, with queue position), bars (along each kline\'s path: coarser, see docs/backtest.md) or auto (bars when the range holds klines but no book or trades of the symbols)'),
   balances: z.record(z.string(), decimalText).default({ BTC: '1', USDT: '100000' }).describe('starting balances by asset: spot balances, and the margin token of each contract traded'),
   fees: z.strictObject({
-    maker: decimalText.default('0.001').describe('maker fee rate, charged in the asset received'),
-    taker: decimalText.default('0.001').describe('taker fee rate'),
+    maker: feeRate.default('0.001').describe('maker fee rate, charged in the asset received'),
+    taker: feeRate.default('0.001').describe('taker fee rate'),
   }).prefault({}).describe('fee rates'),
   latency: z.strictObject({
     entry: latencySpec.default(20).describe('ms from an order or cancel leaving the bot to the exchange acting on it: a number of ms (20; no unit), {min, max} (drawn uniformly between) or {base, meanExtra} (base plus an exponential extra)'),
@@ -132,7 +136,6 @@ const backtestOptions = z.strictObject({
   equityEvery: duration.prefault('1s').describe('how often equity is sampled for equity.csv, the metrics and the report'),
 }).describe('`bhtrade backtest`: the recorded data, account and exchange model the config is backtested with (ignored by `bhtrade run`)');
 
-const feeRate = nonNegativeDecimal('must be a decimal fraction written as a string, e.g. "0.001"');
 const feeRates = z.strictObject({
   maker: feeRate.describe('maker fee, a fraction of the traded value'),
   taker: feeRate.describe('taker fee, a fraction of the traded value'),

@@ -71,7 +71,10 @@ describe('non-negative decimal strings (backtest.balances, backtest.fees, fees)'
   });
 
   it('what is no decimal string keeps the format rule', () => {
-    expect(errorOf({ backtest: { fees: { maker: '0.1%' } } })).toBe('backtest.fees.maker: must be a decimal written as a string, e.g. "0.001"');
+    expect(errorOf({ backtest: { fees: { maker: '0.1%' } } })).toBe('backtest.fees.maker: must be a decimal fraction written as a string, e.g. "0.001"');
+    expect(errorOf({ backtest: { fees: { taker: '1' } } })).toBe('backtest.fees.taker: must be below 1 (a rate: "0.001" is 0.1 %), got "1"');
+    expect(errorOf({ fees: { contract: { maker: '0.0002', taker: '1.5' } } })).toBe('fees.contract.taker: must be below 1 (a rate: "0.001" is 0.1 %), got "1.5"');
+    expect(errorOf({ backtest: { latency: { entry: { min: 10, max: 5 } } } })).toBe('backtest.latency.entry.max: must be at least min (10), got 5');
     expect(errorOf({ backtest: { balances: { BTC: '-abc' } } })).toBe('backtest.balances.BTC: must be a decimal written as a string, e.g. "0.001"');
     expect(errorOf({ backtest: { balances: { BTC: 1 } } })).toMatch(/^backtest\.balances\.BTC: /);
     expect(errorOf({ fees: { spot: { maker: '.001', taker: '0.001' } } })).toBe('fees.spot.maker: must be a decimal fraction written as a string, e.g. "0.001"');

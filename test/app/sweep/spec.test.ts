@@ -74,10 +74,22 @@ describe('sweep paths', () => {
     await expect(prepareSweep(EXAMPLE, [parseSweepArg('params.spreadTicks=4,many')])).rejects.toThrow(/--sweep params.spreadTicks=many: strategies\[0\].params.spreadTicks: /);
     await expect(prepareSweep(EXAMPLE, [parseSweepArg('backtest.queue.model=log,fifo')])).rejects.toThrow(/--sweep backtest.queue.model=fifo: backtest.queue/);
     await expect(prepareSweep(EXAMPLE, [parseSweepArg('backtest.speed=1,2')])).rejects.toThrow(/--sweep backtest.speed=1: backtest.speed: unknown key/);
+    await expect(prepareSweep(EXAMPLE, [parseSweepArg('backtest.fees.taker=0.001,1')])).rejects.toThrow('--sweep backtest.fees.taker=1: backtest.fees.taker: must be below 1');
     expect(await prepareSweep(EXAMPLE, [parseSweepArg('params.spreadTicks=4,6'), parseSweepArg('params.refreshMs=100..300:100')])).toHaveLength(6);
     // Each value fits with the file's other (fast 3, slow 8); fast 7 with slow 6 does not.
     await expect(prepareSweep(TREND, [parseSweepArg('params.fast=5,7'), parseSweepArg('params.slow=20,6')]))
       .rejects.toThrow(/--sweep params.fast=7 params.slow=6: strategies\[0\].params.fast: fast must be below slow/);
+  });
+
+  it('refuses a swept latency bound that crosses the other before anything runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bhtrade-sweep-'));
+    try {
+      const file = join(dir, 'drawn.yaml');
+      writeFileSync(file, readFileSync(EXAMPLE, 'utf8').replace('latency: { entry: 20, response: 20 }', 'latency: { entry: { min: 10, max: 30 }, response: 20 }'));
+      await expect(prepareSweep(file, [parseSweepArg('backtest.latency.entry.max=5,40')])).rejects.toThrow('--sweep backtest.latency.entry.max=5: backtest.latency.entry.max: must be at least min (10), got 5');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sets a decimal the file leaves out as the text the strategy takes (YAML would read 0.002 as a number), in the config each combination runs with', async () => {

@@ -19,6 +19,13 @@ export type LinkState = 'idle' | ConnectionStatus;
  */
 export type HeartbeatMode = 'client-ping' | 'answer-server-ping';
 
+/**
+ * The largest frame taken from the venue: far above any real push (a 1000-level depth is about 50 KB), far
+ * below the ws library's 100 MiB, which a faulty venue could make the bot buffer and parse frame after frame.
+ * A longer frame drops the link (close 1009) and it redials.
+ */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
 export interface WsLinkOptions {
   readonly name: ConnectionName;
   readonly clock: Clock;
@@ -176,7 +183,7 @@ export class WsLink {
       return;
     }
     if (this.stopped) return;
-    const ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: undefined });
+    const ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: undefined, maxPayload: MAX_FRAME_BYTES });
     this.ws = ws;
     this.connects += 1;
     this.connectTimer = this.clock.setTimeout(() => {

@@ -5,6 +5,7 @@ import { VirtualClock } from '../../../src/core/clock.ts';
 import { parseUserStreamFrame } from '../../../src/model/userstream.ts';
 import { parseWireJson } from '../../../src/model/wire.ts';
 import { MarketWsClient, MARKET_WS_PATH } from '../../../src/venue/market-ws.ts';
+import { MAX_FRAME_BYTES } from '../../../src/venue/ws-connection.ts';
 import { ReportSequencer } from '../../../src/venue/report-sequencer.ts';
 import { normaliseUserEvent } from '../../../src/venue/user-normalise.ts';
 import { loadSample } from '../../fixtures/samples.ts';
@@ -155,5 +156,20 @@ describe('user-stream events no venue could mean', () => {
   it('keep a negative commission (a maker rebate) and figures at the longest real length', () => {
     const out = normaliseUserEvent(parseUserStreamFrame(parseWireJson(report({ n: '-0.00012', N: 'BTC', p: '12345678.12345678' })))[0]!, 1);
     expect(out).toEqual([expect.objectContaining({ fee: '-0.00012', price: '12345678.12345678' })]);
+  });
+});
+
+describe('a frame longer than any push', () => {
+  it('drops the link (1009) before it is buffered whole, and the client redials', async () => {
+    const url = await serving(['[' + '0,'.repeat(MAX_FRAME_BYTES / 2) + '0]']);
+    const clock = new VirtualClock(1565600000000);
+    const rec = new Recorder();
+    client = new MarketWsClient({ wsUrl: url, clock, sink: rec.sink, backoff: { initialMs: 100, maxMs: 100, seed: 1 } });
+    client.subscribe('BTCUSDT', 'trade');
+    client.start();
+    const lost = await until(clock, 'link lost', () => rec.of('connection').find((e) => e.state === 'reconnecting'), { stepMs: 10 });
+    expect(lost.reason).toMatch(/Max payload size exceeded/);
+    await until(clock, 'redialled', () => client!.stats().connects >= 2, { stepMs: 10 });
+    expect(client.stats()).toMatchObject({ malformed: 0 });
   });
 });

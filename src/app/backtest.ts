@@ -33,7 +33,7 @@ import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
-import { parseTime, type LoadedConfig } from './config.ts';
+import { DEFAULT_BALANCES, parseTime, type LoadedConfig } from './config.ts';
 import { feedSource, makeSubmit } from './submit.ts';
 import { followPrices } from './prices.ts';
 import { snapshotLevels } from './market-streams.ts';
@@ -154,7 +154,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     return `backtest.symbols[${bt.symbols?.indexOf(symbol) ?? 0}]`;
   };
   for (const s of replayed) if (index.instruments[s] === undefined) throw new ConfigError(keyOf(s), `${s} is not in the catalog ${catalogDir} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
-  unfunded(index, traded, bt.balances);
+  if (bt.balances !== undefined) unknownAssets(index, bt.balances);
+  const balances = bt.balances ?? DEFAULT_BALANCES;
+  unfunded(index, traded, balances);
   if (bt.mode === 'bars') {
     for (const symbol of traded) {
       const tables = [...new Set(index.files.filter((f) => f.symbol === symbol).map((f) => f.table))].sort();
@@ -176,7 +178,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const rec = new Recorder();
   const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void; end?: number } = {};
   const markets = await buildMarkets({
-    clock, catalog: catalogDir, index, mode, balances: bt.balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
+    clock, catalog: catalogDir, index, mode, balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
     ...(o.latency ? { latencyOf: o.latency } : {}),
     ...(bt.funding.rate === undefined ? {} : { fundingRate: bt.funding.rate }),
     onReport: (symbol, r) => late.gateway?.onReport(symbol, r),
@@ -392,6 +394,19 @@ function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string
   // Without a start given, the range starts at the data's: naming a key the user never set would send them looking for it.
   if (t <= f) throw new ConfigError(toKey, `must be after ${from === undefined ? 'the start of the data' : fromKey} (${new Date(f).toISOString()}), got ${new Date(t).toISOString()}`);
   return { from: f, to: t };
+}
+
+/** Throws a ConfigError naming a starting balance of an asset no instrument of the catalog holds (a typo: `USDTT` left the run without its USDT). */
+function unknownAssets(index: ReturnType<typeof readCatalog>, balances: Readonly<Record<string, string>>): void {
+  const assets = catalogAssets(index);
+  for (const asset of Object.keys(balances)) {
+    if (!assets.has(asset)) throw new ConfigError(`backtest.balances.${asset}`, `no instrument of the catalog holds ${asset} (its assets: ${[...assets].sort().join(', ')})`);
+  }
+}
+
+/** Returns every asset an instrument of the catalog trades in or margins with. */
+export function catalogAssets(index: ReturnType<typeof readCatalog>): Set<string> {
+  return new Set(Object.values(index.instruments).flatMap((i) => [i.base, i.quote, i.margin]));
 }
 
 /**

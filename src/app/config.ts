@@ -108,13 +108,16 @@ export function parseTime(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** The backtest's starting balances when the config gives none. */
+export const DEFAULT_BALANCES: Readonly<Record<string, string>> = { BTC: '1', USDT: '100000' };
+
 const backtestOptions = z.strictObject({
   data: z.string().default('../backtest/data/binance-samples').describe('the Parquet catalog to replay, relative to this file (`bhtrade data convert` makes one); --data overrides it'),
   symbols: z.array(z.string().min(1)).optional().describe('symbols replayed onto the bus (default: the strategies\' symbols); the strategies\' symbols are traded'),
   from: timeText.optional().describe('first local time replayed (ISO or epoch ms; default the catalog\'s start); --from overrides it'),
   to: timeText.optional().describe('end of the replay, exclusive (default the catalog\'s end); --to overrides it'),
   mode: z.enum(['auto', 'l2', 'bars']).default('auto').describe('how orders fill: l2 (on the recorded book, with queue position), bars (along each kline\'s path: coarser, see docs/backtest.md) or auto (bars when the range holds klines but no book or trades of the symbols)'),
-  balances: z.record(z.string(), decimalText).default({ BTC: '1', USDT: '100000' }).describe('starting balances by asset: spot balances, and the margin token of each contract traded'),
+  balances: z.record(z.string(), decimalText).optional().describe(`starting balances by asset: spot balances, and the margin token of each contract traded (default ${JSON.stringify(DEFAULT_BALANCES)}); an asset no instrument of the catalog holds is refused`),
   fees: z.strictObject({
     maker: feeRate.default('0.001').describe('maker fee rate, charged in the asset received'),
     taker: feeRate.default('0.001').describe('taker fee rate'),

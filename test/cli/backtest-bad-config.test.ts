@@ -44,4 +44,9 @@ describe('bhtrade backtest with a bad backtest section', () => {
       expect(r).toEqual({ code: 2, err: expect.stringMatching(/backtest\.fees\.(maker|taker): must be below 1 .*got "1(\.5)?"/) as string, wrote: false });
     }
   }, 30_000);
+
+  it('names a starting balance of an asset no instrument of the catalog holds (a typo would leave the run without that balance)', async () => {
+    const r = await runWith('  balances: { BTC: "0.02", USDTT: "2000" }');
+    expect(r).toEqual({ code: 2, err: expect.stringContaining('backtest.balances.USDTT: no instrument of the catalog holds USDTT (its assets: ') as string, wrote: false });
+  }, 30_000);
 });

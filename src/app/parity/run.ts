@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { captureFiles } from '../../data/capture/index.ts';
 import { convert } from '../../data/convert.ts';
 import type { VenueConfig } from '../../sim/server/config.ts';
-import { runBacktest, type BacktestRun } from '../backtest.ts';
+import { catalogAssets, runBacktest, type BacktestRun } from '../backtest.ts';
 import type { LoadedConfig } from '../config.ts';
 import { compare, type Comparison, type ParityFill, type ParityOrder } from './compare.ts';
 import { readJournal, type Journal } from './journal.ts';
@@ -129,7 +129,8 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   const bt = loaded.config.backtest;
   const btLoaded: LoadedConfig = {
     ...loaded,
-    config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: live.balances, fees: live.fees, from: undefined, to: undefined } },
+    // The account's other assets (the venue's demo account holds several) are no asset of the recording's instruments.
+    config: { ...loaded.config, backtest: { ...bt, data: dirs.catalog, balances: ofAssets(live.balances, catalogAssets(converted.index)), fees: live.fees, from: undefined, to: undefined } },
   };
   const trips = journal.trips;
   const recorded = trips.length > 0 ? await parityLatencyOf(journal, dirs.catalog, symbol, inst, stalls) : undefined;
@@ -168,4 +169,9 @@ export async function runParity(loaded: LoadedConfig, o: ParityOptions): Promise
   };
   const durationMs = o.recording !== undefined ? backtest.range.to - backtest.range.from : o.durationMs;
   return { symbol, durationMs, live, journal: { ...journal, problems }, ownRemoval, backtest, comparison, latency, mark, base: inst.base, quote: moneyAsset, units: inst.kind === 'inverse' ? { volume: inst.quote, position: 'contracts', volumeDecimals: scaleOf(new Decimal(inst.lot).times(inst.multiplier).toFixed()) } : { volume: moneyAsset, position: inst.base }, dirs };
+}
+
+/** Returns the balances of `assets` alone. */
+function ofAssets(balances: Readonly<Record<string, string>>, assets: ReadonlySet<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(balances).filter(([a]) => assets.has(a)));
 }

@@ -150,10 +150,16 @@ export function optTime(obj: WireObject, key: string, path: string, raw: unknown
   return v === undefined ? undefined : timeOf(v, at(path, key));
 }
 
+/**
+ * The longest decimal the venue's answers carry is a balance of 18 decimals (well under 64 characters): a longer one
+ * is malformed, and decimal arithmetic on a thousands-digit number would stall the bot.
+ */
+export const MAX_DECIMAL_CHARS = 64;
+
 /** Returns true when `s` is already what normalizeDecimal makes of it: digits, no sign, no leading zero, no trailing zero after a point. */
 function isNormalDecimal(s: string): boolean {
   const n = s.length;
-  if (n === 0) return false;
+  if (n === 0 || n > MAX_DECIMAL_CHARS) return false;
   let c = s.charCodeAt(0);
   let i = 1;
   if (c !== 48 /* 0 */) {
@@ -185,6 +191,7 @@ export function decimalOf(v: unknown, p: string): string {
   if (typeof v !== 'string') throw new ParseError(p, `must be a decimal string, got ${describe(v)}`);
   // Most venue decimals arrive already normal ("0.001", "25"): they need no scaled-integer round trip.
   if (isNormalDecimal(v)) return v;
+  if (v.length > MAX_DECIMAL_CHARS) throw new ParseError(p, `must be a decimal of at most ${MAX_DECIMAL_CHARS} characters, got ${v.length}`);
   if (!isDecimalString(v)) throw new ParseError(p, `must be a decimal number, got ${describe(v)}`);
   return normalizeDecimal(v, p);
 }

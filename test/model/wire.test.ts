@@ -78,6 +78,15 @@ describe('wire readers', () => {
     for (const bad of ['', '1e3', ' 1', '1.2.3', '0x10', '-', '.']) expect(() => m.reqDecimal({ p: bad }, 'p', 'o')).toThrow(`o.p: must be a decimal number, got ${JSON.stringify(bad)}`);
   });
 
+  it('refuses a decimal longer than any the venue sends (a thousands-digit price would stall decimal arithmetic)', () => {
+    const longest = `${'9'.repeat(m.MAX_DECIMAL_CHARS - 19)}.${'1'.repeat(18)}`;
+    expect(m.reqDecimal({ p: longest }, 'p', 'o')).toBe(longest);
+    for (const bad of ['1'.repeat(5000), `0.${'1'.repeat(m.MAX_DECIMAL_CHARS)}`, `-${'2'.repeat(m.MAX_DECIMAL_CHARS)}`]) {
+      expect(() => m.reqDecimal({ p: bad }, 'p', 'o')).toThrow(`o.p: must be a decimal of at most ${m.MAX_DECIMAL_CHARS} characters, got ${bad.length}`);
+      expect(() => m.optDecimal({ p: bad }, 'p', 'o')).toThrow(ParseError);
+    }
+  });
+
   it('reads times from strings or numbers', () => {
     expect(m.reqTime({ t: '1588214701974' }, 't', 'x')).toBe(1588214701974);
     expect(m.reqTime({ t: 1588214701974 }, 't', 'x')).toBe(1588214701974);

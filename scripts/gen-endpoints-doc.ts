@@ -37,6 +37,9 @@ export function renderEndpointsDoc(): string {
     'market, spot) and `klines` (Market, contract; Public and market, spot). `POST /openapi/v1/transfer` serves two',
     'variants with different parameters, so it has two methods: `transferPending` and `transferInternal`.',
     '',
+    'Each endpoint\'s parameters (name, required or not, rule, and the code a bad one is refused with), as the simulated venue',
+    'checks them: [sim.md, Endpoint parameters](sim.md#endpoint-parameters-as-the-venue-checks-them).',
+    '',
   ];
   for (const section of sections) {
     out.push(`## ${section}`, '', '| method | HTTP | path | security | weight | ORDERS | effect | parser | answer |', '|---|---|---|---|---|---|---|---|---|');

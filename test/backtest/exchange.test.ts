@@ -223,6 +223,21 @@ describe('rules of the simulated venue', () => {
     expect(h.ex.openOrders().map((o) => o.clientOrderId)).toEqual(['ok']);
   });
 
+  it('refuses a market-priced order before the recording shows any book, instead of resting it at the band where it would fill as a maker', () => {
+    const h = harness();
+    // A trade comes first (a recording that starts with a trade): the book was there, unrecorded, not empty.
+    h.at({ kind: 'trade', time: 0, priceTicks: P, lots: 1, takerSide: 0 });
+    h.ex.submit(limit('early', 'BUY_OPEN', 0, 3, { priceType: 'MARKET' }));
+    h.clock.advanceToSync(1);
+    h.at({ kind: 'depth', time: 2, side: 1, priceTicks: P + 1, lots: 5 });
+    h.ex.submit(limit('known', 'BUY_OPEN', 0, 3, { priceType: 'MARKET' }));
+    h.clock.advanceToSync(3);
+    expect(h.reports.map((r) => [r.clientOrderId, r.execType, r.code, r.lastPriceTicks])).toEqual([
+      ['early', 'REJECTED', -1149, 0], ['known', 'NEW', 0, 0], ['known', 'TRADE', 0, P + 1],
+    ]);
+    expect(h.ex.openOrders()).toEqual([]);
+  });
+
   it('refuses a post-only order that would trade with the strategy\'s own resting order on the other side, as the venue\'s book holds it', () => {
     const h = harness();
     h.at({ kind: 'depth', time: 0, side: 0, priceTicks: P - 10, lots: 2 });

@@ -97,6 +97,8 @@ export class BacktestExchange {
   private stops: ExchOrder[] = [];
   /** Last recorded trade price, ticks. */
   private last: number | undefined;
+  /** True once a recorded level has been set: before it, the data says nothing of the book (it was there, unrecorded), not that it was empty. */
+  private bookSeen = false;
   /** Local time the last report is due (reports keep their order). */
   private readonly reports: ReportSender;
   /** Best prices the last mid mark was taken from. */
@@ -170,6 +172,7 @@ export class BacktestExchange {
   /** Applies a recorded level change (onRecorded's depth, without an event object per level: the runner's hot path). */
   recordDepth(side: BookSide, price: number, lots: number): void {
     const prev = this.book.setLevel(side, price, lots);
+    if (lots > 0) this.bookSeen = true;
     const mine = this.resting[side].get(price);
     if (mine) {
       // Own orders earlier at the level are ahead too but not in the recording: the level each order sees includes them.
@@ -293,7 +296,7 @@ export class BacktestExchange {
       // As on the venue, a triggered order is priced and checked now (an open needs its margin, a close its quantity), and ends when it no longer fits.
       const req = x.req;
       if ((req.priceType ?? 'INPUT') !== 'INPUT') {
-        const limit = limitOf(this.o.inst, this.book, { ...req, type: 'LIMIT' }, this.last);
+        const limit = limitOf(this.o.inst, this.book, { ...req, type: 'LIMIT' }, this.reference());
         if (limit < 0) {
           this.end(x, 'EXPIRED');
           continue;
@@ -308,6 +311,14 @@ export class BacktestExchange {
     }
   }
 
+  /**
+   * The last price a market-priced order's band is taken from, once the book is known: before it the order would rest at
+   * the band (last ± 5 %) on a book that only looks empty, and fill there as a maker; it is refused (-1149) instead.
+   */
+  private reference(): number | undefined {
+    return this.bookSeen ? this.last : undefined;
+  }
+
   private arrive(req: OrderRequest): void {
     const id = (this.nextId++).toString();
     const x = new ExchOrder(id, req, bookSideOf(req.side));
@@ -315,7 +326,7 @@ export class BacktestExchange {
     if (code === 0 && this.byClientId.has(req.clientOrderId)) code = DUPLICATE_ID;
     if (code === 0) {
       // Book-priced orders are priced from the recorded book at arrival; a STOP keeps its own price until it triggers.
-      const limit = req.type === 'STOP' ? req.priceTicks : limitOf(this.o.inst, this.book, req, this.last);
+      const limit = req.type === 'STOP' ? req.priceTicks : limitOf(this.o.inst, this.book, req, this.reference());
       if (limit < 0) code = limit;
       else x.limitTicks = limit;
     }

@@ -6,8 +6,8 @@ import { OtherTrader, ROOT, startStrategy } from './scenario.ts';
 describe('run: a failed strategy\'s stop()', () => {
   it('sends the closePosition its stop() makes after the failure, so the run that stops for it ends flat', async () => {
     const symbol = 'BTC-PERP-REV';
-    const use = join(ROOT, 'test/strategy/fixtures/close-on-failure.ts');
-    const { app, lines } = await startStrategy({ id: 'failer', use, symbols: [symbol], params: { quantity: '5' } });
+    const use = join(ROOT, 'test/strategy/fixtures/close-on-stop.ts');
+    const { app, lines } = await startStrategy({ id: 'failer', use, symbols: [symbol], params: { quantity: '5', failWhileLong: true } });
     try {
       const other = new OtherTrader(app);
       await other.show(symbol, '29990.00', '30010.00', '1000');

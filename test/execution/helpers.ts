@@ -13,6 +13,10 @@ import { OrderExecutor, Portfolio, isTerminal, type ExecutionEvent, type Executo
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { KEY, SECRET, startTest, type TestVenue } from '../sim/server/helpers.ts';
+import { z } from 'zod';
+import { feedSource, makeSubmit } from '../../src/app/submit.ts';
+import { defineStrategy, StrategyHost, type StrategyContext, type StrategyHandlers } from '../../src/strategy/index.ts';
+import { EMPTY_PORTFOLIO } from '../strategy/helpers.ts';
 
 /** A second account on the venue that quotes against the bot (the server runs no market agents of its own). */
 export const COUNTER_KEY = 'C'.repeat(64);
@@ -199,4 +203,28 @@ export async function setFaults(t: TestVenue, body: unknown): Promise<void> {
   const res = await request(`${t.url}/admin/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   await res.body.text();
   if (res.statusCode !== 200) throw new Error(`faults: HTTP ${res.statusCode}`);
+}
+
+/**
+ * Starts a strategy host on the rig's bus, clock and executor (its submit and order feed) with one strategy `id` on
+ * BTCUSDT whose handlers `handlers` makes; returns the host and the strategy's context.
+ */
+export async function rigStrategy(x: Rig, id: string, handlers: (ctx: StrategyContext) => StrategyHandlers): Promise<{ host: StrategyHost; ctx: StrategyContext }> {
+  let ctx!: StrategyContext;
+  const host = new StrategyHost({
+    bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
+    submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
+  });
+  host.add({
+    id, symbols: ['BTCUSDT'], params: {},
+    definition: defineStrategy({
+      manifest: { name: id, apiVersion: '1.0', params: z.strictObject({}) },
+      create: (c) => {
+        ctx = c;
+        return handlers(c);
+      },
+    }),
+  });
+  await host.start();
+  return { host, ctx };
 }

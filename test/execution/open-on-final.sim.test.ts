@@ -1,12 +1,7 @@
 // ctx.orders.open() lists the orders not finished: read from the onOrder that shows an order's final status, it no longer lists that order (against the simulated venue's real server).
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { feedSource, makeSubmit } from '../../src/app/submit.ts';
-import { silentLogger } from '../../src/core/logger.ts';
-import { instrumentsOf, isFinalStatus } from '../../src/model/index.ts';
-import { defineStrategy, StrategyHost, type StrategyContext } from '../../src/strategy/index.ts';
-import { EMPTY_PORTFOLIO } from '../strategy/helpers.ts';
-import { startRig, until, type Rig } from './helpers.ts';
+import { isFinalStatus } from '../../src/model/index.ts';
+import { rigStrategy, startRig, until, type Rig } from './helpers.ts';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -19,28 +14,13 @@ describe('ctx.orders.open() from the onOrder of a final status', () => {
     r = await startRig({}, {}, { userStream: true });
     const x = r;
     const finals: { id: string; status: string; listed: boolean; read: string | undefined }[] = [];
-    let ctx!: StrategyContext;
-    const host = new StrategyHost({
-      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
-      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
-    });
-    host.add({
-      id: 'of', symbols: ['BTCUSDT'], params: {},
-      definition: defineStrategy({
-        manifest: { name: 'open-probe', apiVersion: '1.0', params: z.strictObject({}) },
-        create: (c) => {
-          ctx = c;
-          return {
-            onOrder: (v) => {
-              if (!isFinalStatus(v.status)) return;
-              const listed = ctx.orders.open('BTCUSDT').some((o) => o.clientOrderId === v.clientOrderId) || ctx.orders.open().some((o) => o.clientOrderId === v.clientOrderId);
-              finals.push({ id: v.clientOrderId, status: v.status, listed, read: ctx.orders.get(v.clientOrderId)?.status });
-            },
-          };
-        },
-      }),
-    });
-    await host.start();
+    const { host, ctx } = await rigStrategy(x, 'of', (ctx) => ({
+      onOrder: (v) => {
+        if (!isFinalStatus(v.status)) return;
+        const listed = ctx.orders.open('BTCUSDT').some((o) => o.clientOrderId === v.clientOrderId) || ctx.orders.open().some((o) => o.clientOrderId === v.clientOrderId);
+        finals.push({ id: v.clientOrderId, status: v.status, listed, read: ctx.orders.get(v.clientOrderId)?.status });
+      },
+    }));
     await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
     const taken = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.001', timeInForce: 'IOC' });
     const resting = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });

@@ -1,12 +1,6 @@
 // docs/strategies.md: every order call returns at once and its outcomes come later. An order cancelled before it was sent ends at once, but its onOrder must not run inside the strategy's own cancel call (against the simulated venue's real server).
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { feedSource, makeSubmit } from '../../src/app/submit.ts';
-import { silentLogger } from '../../src/core/logger.ts';
-import { instrumentsOf } from '../../src/model/index.ts';
-import { defineStrategy, StrategyHost, type StrategyContext } from '../../src/strategy/index.ts';
-import { EMPTY_PORTFOLIO } from '../strategy/helpers.ts';
-import { startRig, until, type Rig } from './helpers.ts';
+import { rigStrategy, startRig, until, type Rig } from './helpers.ts';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -20,7 +14,6 @@ describe('onOrder of an order cancelled before it was sent', () => {
     const x = r;
     const seen: string[] = [];
     let inside = false;
-    let ctx!: StrategyContext;
     const call = (fn: () => void): void => {
       inside = true;
       try {
@@ -29,21 +22,7 @@ describe('onOrder of an order cancelled before it was sent', () => {
         inside = false;
       }
     };
-    const host = new StrategyHost({
-      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
-      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
-    });
-    host.add({
-      id: 're', symbols: ['BTCUSDT'], params: {},
-      definition: defineStrategy({
-        manifest: { name: 'reentry', apiVersion: '1.0', params: z.strictObject({}) },
-        create: (c) => {
-          ctx = c;
-          return { onOrder: (v) => { seen.push(`${v.clientOrderId} ${v.status}${inside ? ' inside' : ''}`); } };
-        },
-      }),
-    });
-    await host.start();
+    const { host, ctx } = await rigStrategy(x, 're', () => ({ onOrder: (v) => { seen.push(`${v.clientOrderId} ${v.status}${inside ? ' inside' : ''}`); } }));
     const a = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
     expect(await until(x, () => ctx.orders.get(a)?.status === 'NEW', 30_000)).toBe(true);
     let b = '';
@@ -72,29 +51,14 @@ describe('onOrder of an order cancelled before it was sent', () => {
     const x = r;
     const seen: string[] = [];
     const denied: string[] = [];
-    let ctx!: StrategyContext;
-    const host = new StrategyHost({
-      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
-      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
-    });
-    host.add({
-      id: 'st', symbols: ['BTCUSDT'], params: {},
-      definition: defineStrategy({
-        manifest: { name: 'stop-reentry', apiVersion: '1.0', params: z.strictObject({}) },
-        create: (c) => {
-          ctx = c;
-          return {
-            onOrder: (v) => {
-              seen.push(`${v.clientOrderId} ${v.status}`);
-              if (v.status === 'CANCELED' && v.outcome === 'not-placed') ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29004', quantity: '0.001' });
-            },
-            onDenied: (n) => { denied.push(n.code); },
-            stop: () => { ctx.orders.cancelAll('BTCUSDT'); },
-          };
-        },
-      }),
-    });
-    await host.start();
+    const { host, ctx } = await rigStrategy(x, 'st', (ctx) => ({
+      onOrder: (v) => {
+        seen.push(`${v.clientOrderId} ${v.status}`);
+        if (v.status === 'CANCELED' && v.outcome === 'not-placed') ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29004', quantity: '0.001' });
+      },
+      onDenied: (n) => { denied.push(n.code); },
+      stop: () => { ctx.orders.cancelAll('BTCUSDT'); },
+    }));
     const a = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });
     expect(await until(x, () => ctx.orders.get(a)?.status === 'NEW', 30_000)).toBe(true);
     const b = ctx.orders.replace(a, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29001', quantity: '0.001' });

@@ -4,13 +4,7 @@ import { Decimal } from '../../src/core/fixed.ts';
 import { isFinalStatus, type FillReport, type OrderFill, type OrderView, type OrderViewStatus } from '../../src/model/index.ts';
 import { UserStreamClient } from '../../src/venue/index.ts';
 import { compareIds } from '../../src/execution/index.ts';
-import { z } from 'zod';
-import { feedSource, makeSubmit } from '../../src/app/submit.ts';
-import { silentLogger } from '../../src/core/logger.ts';
-import { instrumentsOf } from '../../src/model/index.ts';
-import { defineStrategy, StrategyHost, type StrategyContext } from '../../src/strategy/index.ts';
-import { EMPTY_PORTFOLIO } from '../strategy/helpers.ts';
-import { setFaults, startRig, until, type Rig } from './helpers.ts';
+import { rigStrategy, setFaults, startRig, until, type Rig } from './helpers.ts';
 
 let r: Rig | undefined;
 let user: UserStreamClient | undefined;
@@ -179,22 +173,7 @@ describe('every order a strategy placed ends in a terminal event it receives', (
     r = await startRig({}, { settle: { windowMs: 1_000, checks: 2, everyMs: 500 } });
     const x = r;
     const got: string[] = [];
-    let ctx!: StrategyContext;
-    const host = new StrategyHost({
-      bus: x.bus, clock: x.t.clock, log: silentLogger(), instruments: instrumentsOf(await x.gateway.exchangeInfo()), runTag: 'r1',
-      submit: makeSubmit(x.ex), portfolio: () => EMPTY_PORTFOLIO, orders: feedSource(x.ex),
-    });
-    host.add({
-      id: 'tf', symbols: ['BTCUSDT'], params: {},
-      definition: defineStrategy({
-        manifest: { name: 'probe', apiVersion: '1.0', params: z.strictObject({}) },
-        create: (c) => {
-          ctx = c;
-          return { onOrder: (v) => { got.push(`${v.clientOrderId} ${v.status}${v.outcome === 'placed' ? '' : ` ${v.outcome}`}`); } };
-        },
-      }),
-    });
-    await host.start();
+    const { host, ctx } = await rigStrategy(x, 'tf', () => ({ onOrder: (v) => { got.push(`${v.clientOrderId} ${v.status}${v.outcome === 'placed' ? '' : ` ${v.outcome}`}`); } }));
     await x.counter.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC' });
     await setFaults(x.t, { orderErrorBefore: { count: 1 } });
     const first = ctx.orders.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '29000', quantity: '0.001' });

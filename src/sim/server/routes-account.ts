@@ -1,4 +1,5 @@
 /** Account and wallet routes: balances, deposits, withdrawals, sub-accounts, transfers and balance flow; amounts formatted here. */
+import { scaleOf } from '../../core/fixed.ts';
 import { AMOUNT_SCALE, fmtAmount, toAmount, type Amount } from '../ledger/amount.ts';
 import { FLOW_NAMES, FLOW_TYPES, type FlowEntry, type WithdrawalOrder } from '../ledger/types.ts';
 import type { SimVenue } from '../engine/venue.ts';
@@ -15,9 +16,7 @@ import { keyOf, type Ctx, type Route } from './route.ts';
 function amountParam(venue: SimVenue, p: Params, name: string, asset: string): Amount | undefined {
   const s = p.optDecimal(name);
   if (s === undefined) return undefined;
-  const dot = s.indexOf('.');
-  const decimals = dot < 0 ? 0 : s.slice(dot + 1).replace(/0+$/, '').length;
-  if (decimals > (venue.assetDecimals(asset) ?? AMOUNT_SCALE)) throw apiError(-1111);
+  if (scaleOf(s, name) > (venue.assetDecimals(asset) ?? AMOUNT_SCALE)) throw apiError(-1111);
   try {
     return toAmount(s, name);
   } catch {

@@ -176,27 +176,28 @@ export class StrategyHost {
     for (const inst of this.instances) {
       if (inst.state !== 'running') continue;
       this.detach(inst);
-      let r: void | Promise<void> = undefined;
-      try {
-        r = inst.handlers.stop?.();
-      } catch (e) {
-        inst.log.error({ err: e }, 'strategy stop handler threw');
-      }
+      const r = this.callStop(inst);
       // A stop() that returned at once is over now: an order event its own calls held back comes on a microtask, and an order placed from it is refused.
-      if (r !== undefined) {
-        try {
-          await this.bounded(inst, r, limitMs);
-        } catch (e) {
-          inst.log.error({ err: e }, 'strategy stop handler threw');
-        }
-      }
+      if (r !== undefined) await this.bounded(inst, r, limitMs);
       if (inst.state === 'running') inst.state = 'stopping';
     }
   }
 
+  /** Runs the strategy's stop(); returns its promise when it returned one (settling, never rejecting: a throw, at once or later, is logged). */
+  private callStop(inst: Instance): Promise<void> | undefined {
+    const threw = (e: unknown): void => inst.log.error({ err: e }, 'strategy stop handler threw');
+    try {
+      const r = inst.handlers.stop?.();
+      return r instanceof Promise ? r.catch(threw) : undefined;
+    } catch (e) {
+      threw(e);
+      return undefined;
+    }
+  }
+
   /** Waits for a stop handler's promise, at most `limitMs`: a stop() that never settles must not keep the run (and the other strategies' stops) from ending. */
-  private async bounded(inst: Instance, p: void | Promise<void>, limitMs: number | undefined): Promise<void> {
-    if (limitMs === undefined || !(p instanceof Promise)) return p;
+  private async bounded(inst: Instance, p: Promise<void>, limitMs: number | undefined): Promise<void> {
+    if (limitMs === undefined) return p;
     if (!(await withinTime(this.o.clock, p, limitMs))) inst.log.warn({ limitMs }, `stop() did not return within ${limitMs} ms (stop.timeout): the run stops without waiting for it`);
   }
 
@@ -409,17 +410,9 @@ export class StrategyHost {
       return;
     }
     inst.closingAfterFailure = true;
-    try {
-      const r = inst.handlers.stop?.();
-      if (r !== undefined) {
-        r.catch((e: unknown) => inst.log.error({ err: e }, 'strategy stop handler threw')).finally(() => { inst.closingAfterFailure = false; });
-      } else {
-        inst.closingAfterFailure = false;
-      }
-    } catch (e) {
-      inst.closingAfterFailure = false;
-      inst.log.error({ err: e }, 'strategy stop handler threw');
-    }
+    const r = this.callStop(inst);
+    if (r === undefined) inst.closingAfterFailure = false;
+    else void r.finally(() => { inst.closingAfterFailure = false; });
     this.o.onFailed?.(inst.spec.id, inst.error, err);
   }
 

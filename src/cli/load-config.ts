@@ -107,9 +107,7 @@ export function configAndOptions<N extends string>(argv: readonly string[], name
     }
     const inline = a.includes('=');
     const v = inline ? a.slice(a.indexOf('=') + 1) : argv[++i];
-    const bad = valueProblem(name, v, inline);
-    if (bad !== undefined || v === undefined) throw new Error(bad);
-    values.set(name, [...(values.get(name) ?? []), v]);
+    values.set(name, [...(values.get(name) ?? []), requireValue(name, v, inline)]);
   }
   return { config: requireConfig(config), values };
 }
@@ -123,6 +121,13 @@ export function valueProblem(flag: string, v: string | undefined, inline = false
   if (v === undefined || v === '') return `${flag} needs a value`;
   if (!inline && v.startsWith('--')) return `${flag} needs a value, got the option ${v} instead`;
   return undefined;
+}
+
+/** Returns `v` as the value of the option `flag`; throws valueProblem's message when it is none. */
+export function requireValue(flag: string, v: string | undefined, inline = false): string {
+  const bad = valueProblem(flag, v, inline);
+  if (bad !== undefined || v === undefined) throw new Error(bad);
+  return v;
 }
 
 /** Returns a --from/--to value after checking it is a time the commands take; throws naming the option. */

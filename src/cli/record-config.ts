@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { parseRunConfig, type RunConfig } from '../app/config.ts';
 import { durationFlag } from './duration.ts';
-import { outProblem, valueProblem } from './load-config.ts';
+import { outProblem, requireValue } from './load-config.ts';
 import { recordShape } from '../data/capture/options.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 
@@ -82,10 +82,7 @@ export function planRecord(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     if (!['--venue', '--ws', '--symbols', '--topics', '--out', '--duration', '--rotate-bytes', '--seed'].includes(flag)) throw new Error(`unknown option ${flag}`);
-    const v = inline ?? argv[++i];
-    const bad = valueProblem(flag, v, inline !== undefined);
-    if (bad !== undefined) throw new Error(bad);
-    flags[flag] = v!;
+    flags[flag] = requireValue(flag, inline ?? argv[++i], inline !== undefined);
   }
   const read = file === undefined ? {} : readYamlFile(file) ?? {};
   if (typeof read !== 'object' || read === null || Array.isArray(read)) throw new Error(`${file}: must be a YAML mapping`);

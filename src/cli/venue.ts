@@ -7,7 +7,7 @@ import { BhError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { loadVenueConfig, type VenueConfig } from '../sim/server/config.ts';
 import { startVenue } from '../sim/server/start.ts';
-import { valueProblem } from './load-config.ts';
+import { requireValue } from './load-config.ts';
 import { PACKAGE_VENUE_CONFIG } from './record-config.ts';
 
 const USAGE = 'Usage: npx bhtrade venue [--config FILE] [--host 127.0.0.1] [--port N] [--seed N] [--start-time MS]\n';
@@ -46,12 +46,7 @@ export function parseVenueArgs(argv: readonly string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      const bad = valueProblem(flag, v, inline !== undefined);
-      if (bad !== undefined) throw new Error(bad);
-      return v!;
-    };
+    const value = (): string => requireValue(flag, inline ?? argv[++i], inline !== undefined);
     const int = (name: string, v: string, min: number, max: number): number => {
       if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${v}`);
       return Number(v);

@@ -26,6 +26,13 @@ export type HeartbeatMode = 'client-ping' | 'answer-server-ping';
  */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The most bytes a link lets wait to be written (ws's queue and the socket's): a venue that stops reading
+ * while it keeps pinging would otherwise have the bot queue a pong for every ping it sends. Past this,
+ * heartbeats are skipped (counted) and any other message cuts the link, which redials.
+ */
+export const MAX_OUTBOUND_BYTES = 1024 * 1024;
+
 export interface WsLinkOptions {
   readonly name: ConnectionName;
   readonly clock: Clock;
@@ -59,6 +66,10 @@ export interface WsLinkOptions {
 /** Counters for tests and metrics. */
 export interface LinkStats {
   readonly frames: number;
+  /** Bytes waiting to be written to the venue now. */
+  readonly outboundBytes: number;
+  /** Heartbeats (pings, pongs) not sent because the venue was not reading what the link wrote (MAX_OUTBOUND_BYTES). */
+  readonly heartbeatsSkipped: number;
   readonly connects: number;
   readonly reconnects: number;
   readonly watchdogTrips: number;
@@ -88,6 +99,7 @@ export class WsLink {
   private pingTimer: TimerHandle | undefined;
   private watchTimer: TimerHandle | undefined;
   private frames = 0;
+  private heartbeatsSkipped = 0;
   private connects = 0;
   private readonly counter: { n: number };
   private watchdogTrips = 0;
@@ -115,7 +127,7 @@ export class WsLink {
 
   /** Returns the link's counters. */
   stats(): LinkStats {
-    return { frames: this.frames, connects: this.connects, reconnects: this.counter.n, watchdogTrips: this.watchdogTrips };
+    return { frames: this.frames, outboundBytes: this.ws?.bufferedAmount ?? 0, heartbeatsSkipped: this.heartbeatsSkipped, connects: this.connects, reconnects: this.counter.n, watchdogTrips: this.watchdogTrips };
   }
 
   /** Dials the venue; later losses are redialled until stop(). */
@@ -132,8 +144,18 @@ export class WsLink {
   send(text: string): boolean {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN || (this.st !== 'open' && this.st !== 'ready')) return false;
+    if (ws.bufferedAmount > MAX_OUTBOUND_BYTES) {
+      this.lost(`the venue stopped reading (${ws.bufferedAmount} bytes waiting to be sent)`);
+      return false;
+    }
     ws.send(text);
     return true;
+  }
+
+  /** Sends a heartbeat unless the venue stopped reading (then it is counted as skipped). */
+  private heartbeat(ws: WebSocket, text: string): void {
+    if (ws.bufferedAmount > MAX_OUTBOUND_BYTES) this.heartbeatsSkipped += 1;
+    else ws.send(text);
   }
 
   /** Cuts the socket as a failure would (no close handshake) and lets the link redial. */
@@ -240,7 +262,7 @@ export class WsLink {
     if (text.length < 48 && text.charCodeAt(0) === 123 && text.charCodeAt(2) === 112) {
       if (text.startsWith('{"pong"')) return;
       if (text.startsWith('{"ping"')) {
-        if (this.o.heartbeat === 'answer-server-ping') ws.send(`{"pong":${text.slice(8, text.lastIndexOf('}')).trim()}}`);
+        if (this.o.heartbeat === 'answer-server-ping') this.heartbeat(ws, `{"pong":${text.slice(8, text.lastIndexOf('}')).trim()}}`);
         return;
       }
     }
@@ -248,7 +270,8 @@ export class WsLink {
   }
 
   private ping(): void {
-    if (this.st === 'ready' || this.st === 'open') this.send(`{"ping":${this.clock.now()}}`);
+    const ws = this.ws;
+    if (ws !== undefined && ws.readyState === WebSocket.OPEN && (this.st === 'ready' || this.st === 'open')) this.heartbeat(ws, `{"ping":${this.clock.now()}}`);
   }
 
   private watch(): void {

@@ -15,7 +15,7 @@ import { ClientOrderIds } from '../core/ids.ts';
 import { createLogger, silentLogger, type Logger } from '../core/logger.ts';
 import type { DestinationStream } from 'pino';
 import { EventBus } from '../bus/index.ts';
-import { instrumentsOf, type BusEvent } from '../model/index.ts';
+import { DAY_MS, instrumentsOf, type BusEvent } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
@@ -363,7 +363,6 @@ interface AskedRange {
   readonly toKey: string;
 }
 
-const DAY_MS = 86_400_000;
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {

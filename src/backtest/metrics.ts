@@ -5,6 +5,7 @@
  * turnover, fees, funding and fill shares. Money is exact (decimal.js, returned as text); ratios are numbers.
  */
 import { compareScaled, Decimal, DecimalSum, negScaled, SCALED_ZERO, scaledDecimal, scaledOfAny, subScaled, type Scaled } from '../core/fixed.ts';
+import { DAY_MS } from '../model/index.ts';
 import type { TradeStats } from './trades.ts';
 
 /** Mark-to-market equity at a time (ms), decimal text in the account's currency. */
@@ -122,7 +123,6 @@ export interface Metrics {
   readonly cancels: number;
 }
 
-const DAY_MS = 86_400_000;
 const ANNUAL_DAYS = 365;
 
 /** Returns the daily UTC returns of an equity series: one per UTC day from the first point's day to the last's. */

@@ -11,9 +11,8 @@ import { foldFills, positionKey, aboveWatermark, withParts, EMPTY_ACCOUNT, type 
 import { applyOverlays, balanceKey, isNewer, spotHolding, type BalanceOverlay, type PositionOverlay } from './overlay.ts';
 import { positionValue, sidePnl } from './pnl.ts';
 import { compareIds } from '../reconcile/fills.ts';
-import type { AccountKind } from '../../model/index.ts';
+import { DAY_MS, type AccountKind } from '../../model/index.ts';
 
-const DAY_MS = 86_400_000;
 
 /** What a reader sees. */
 export interface PortfolioView {

@@ -65,7 +65,7 @@ const RISK_MEANING: Record<string, string> = {
   orderRate: 'most new orders a strategy may send (ORDER_RATE)',
   perSecond: 'in any 1 s window',
   perMinute: 'in any 60 s window',
-  dailyLossLimit: 'new risk is denied once the strategy\'s PnL today is below minus this (DAILY_LOSS)',
+  dailyLossLimit: 'new risk is denied once the strategy\'s PnL today (realized since 00:00 UTC plus the move of its unrealized PnL since then) is below minus this (DAILY_LOSS)',
 };
 
 function meaningOf(s: JsonSchema, path: string): string {

@@ -35,6 +35,7 @@ import { OrderStore, type ExecutionEvent } from './order-store.ts';
 import { outcomeOf, rateLimitIn, venueCodeOf } from './outcome.ts';
 import type { Portfolio } from './portfolio/portfolio.ts';
 import { Reconciler, type ReconcileOptions } from './reconciler.ts';
+import { DayPnl } from './day-pnl.ts';
 import { ownSide, StrategyBooks } from './strategy-book.ts';
 import { outsideCloses } from './outside-close.ts';
 import { withUnapplied } from './unapplied.ts';
@@ -154,6 +155,7 @@ export class OrderExecutor {
   readonly feed: OrderFeed;
   /** Each strategy's own book, kept from the feed's fills. */
   readonly books: StrategyBooks;
+  private readonly dayPnl: DayPnl;
   readonly budget: ExecutorBudget;
   private readonly reconciler: Reconciler;
   private readonly queue: Command[] = [];
@@ -192,6 +194,7 @@ export class OrderExecutor {
     this.store = new OrderStore(o.clock, o.history);
     this.feed = new OrderFeed(o.clock, o.instruments, o.history);
     this.books = new StrategyBooks(o.instruments, o.portfolio);
+    this.dayPnl = new DayPnl(o.clock, this.books);
     // The book takes a fill before any strategy hears of it, so a strategy's position already holds the fill it is told of;
     // the executor's own readers (tallies, logs) hear of it once the strategies have (afterDelivery).
     this.feed.on({
@@ -243,6 +246,10 @@ export class OrderExecutor {
       this.o.bus.subscribe('position', (ev) => this.onPositionEvent(ev), { label: 'executor-position' }),
       this.o.bus.subscribe('reconnected', () => void this.reconcile(), { label: 'executor-reconnected' }),
     );
+    if (this.o.gate.hasDailyLossLimit()) {
+      this.dayPnl.start();
+      this.offs.push(() => this.dayPnl.stop());
+    }
     const every = this.reconciler.everyMs;
     if (every > 0) {
       const t = this.o.clock.setInterval(() => void this.reconcile(), every);
@@ -458,7 +465,12 @@ export class OrderExecutor {
   private gateAndPlace(intent: OrderIntent & { kind: 'placeSpot' | 'placeContract' | 'closePosition' | 'replace' }): string {
     const id = intent.kind === 'replace' ? intent.order.clientOrderId : intent.clientOrderId;
     if (intent.kind === 'replace' && this.refusedTarget(intent.replaces, intent.strategyId, id, true)) return id;
-    const base = withUnapplied(this.o.portfolio.snapshot(this.o.clock.now(), this.store.openCounts()), this.delivered);
+    const now = this.o.clock.now();
+    let base = withUnapplied(this.o.portfolio.snapshot(now, this.store.openCounts()), this.delivered);
+    // The day's PnL with its unrealized move (day-pnl.ts), figured only for a strategy whose limit will read it.
+    if (this.o.gate.dailyLossLimit(intent.strategyId) !== undefined) {
+      base = { ...base, pnlToday: { ...base.pnlToday, [intent.strategyId]: this.dayPnl.of(intent.strategyId, base.pnlToday[intent.strategyId], now) } };
+    }
     // A close closes only what the strategy's own fills hold on that side (spot holdings are its LONG).
     const snapshot = intent.kind === 'closePosition'
       ? { ...base, held: { [intent.strategyId]: { [intent.symbol]: ownSide(this.books.symbol(intent.strategyId, intent.symbol), intent.side) } } }

@@ -191,6 +191,30 @@ export class StrategyBooks {
     };
   }
 
+  /**
+   * Returns a strategy's unrealized PnL now over every symbol it holds, each in its own PnL asset and
+   * added as it is (as the realized PnL of the day is); a symbol without a price yet counts 0.
+   */
+  unrealized(strategyId: string): Decimal {
+    const b = this.books.get(strategyId);
+    if (b === undefined) return new Decimal(0);
+    if (b.pending.length > 0) this.fold(b);
+    const held = new Set<string>(Object.keys(b.state.inventory));
+    for (const p of Object.values(b.state.positions)) held.add(p.symbol);
+    let sum = new Decimal(0);
+    for (const symbol of held) {
+      if (!this.instruments.has(symbol)) continue;
+      const u = this.symbol(strategyId, symbol).unrealized;
+      if (u !== undefined) sum = sum.plus(u);
+    }
+    return sum;
+  }
+
+  /** Returns the strategies with a fill. */
+  strategies(): string[] {
+    return [...this.books.keys()];
+  }
+
   /** Returns what each strategy's book holds on one side of a contract (strategies holding nothing there are left out). */
   heldOn(symbol: string, side: PositionSide): Map<string, string> {
     const out = new Map<string, string>();

@@ -19,7 +19,7 @@ import { checkRiskLimitTier } from './checks/tiers.ts';
 import { parseRiskConfig } from './config.ts';
 import { checkSymbolStatus, checkWellFormed, resolveClose } from './intake.ts';
 import { RateWindow } from './rate-window.ts';
-import { assertNever, type CheckContext } from './terms.ts';
+import { assertNever, strategyLimits, type CheckContext } from './terms.ts';
 import type { Adjustment, CheckResult, GateResult, OrderIntent, PlaceIntent, PortfolioSnapshot, RiskConfig, TradingState } from './types.ts';
 
 /** A check over a placing order. */
@@ -66,6 +66,16 @@ export class RiskGate {
   /** Returns the trading state in force. */
   get tradingState(): TradingState {
     return this.state;
+  }
+
+  /** Returns true when some strategy has a daily loss limit (the executor then notes the unrealized PnL at each UTC midnight). */
+  hasDailyLossLimit(): boolean {
+    return this.config.strategy?.dailyLossLimit !== undefined || Object.values(this.config.strategies ?? {}).some((l) => l.dailyLossLimit !== undefined);
+  }
+
+  /** Returns the daily loss limit of a strategy (undefined: none), so that its day's PnL is figured only when a check reads it. */
+  dailyLossLimit(strategyId: string): string | undefined {
+    return strategyLimits(this.config, strategyId).dailyLossLimit;
   }
 
   /** Switches the trading state; the next check uses it. */

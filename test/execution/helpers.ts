@@ -139,6 +139,8 @@ export interface RigHooks {
   readonly beforeStart?: (x: { rest: VenueRestClient; counter: VenueRestClient }) => Promise<void>;
   /** Connects our user stream client to the bus before the executor starts (off: the executor hears nothing from the stream). */
   readonly userStream?: boolean;
+  /** Risk config sections laid over the rig's (`tradingState: active`, `rounding: deny`). */
+  readonly risk?: Record<string, unknown>;
 }
 
 /** Starts the venue (with `venueOver` config sections, and a counterparty account) and an executor on it. */
@@ -152,7 +154,7 @@ export async function startRig(venueOver: Record<string, unknown> = {}, exOver: 
   const bus = new EventBus({ clock: t.clock, logger: silentLogger() });
   const ex: { current?: OrderExecutor } = {};
   const portfolio = new Portfolio(instruments, (orderId) => ex.current?.store.byVenueId(orderId)?.strategyId);
-  const gate = new RiskGate({ instruments, config: { tradingState: 'active', rounding: 'deny' } });
+  const gate = new RiskGate({ instruments, config: { tradingState: 'active', rounding: 'deny', ...hooks.risk } });
   const exClock = new CountingClock(t.clock);
   const seen = new RecordingGateway(gateway);
   ex.current = new OrderExecutor({

@@ -33,7 +33,7 @@ import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
 import type { TableName } from '../data/tables.ts';
 import { fmtAmount } from '../sim/ledger/amount.ts';
-import { DEFAULT_BALANCES, parseTime, type LoadedConfig } from './config.ts';
+import { configCatalog, DEFAULT_BALANCES, parseTime, type LoadedConfig } from './config.ts';
 import { feedSource, makeSubmit } from './submit.ts';
 import { followPrices } from './prices.ts';
 import { snapshotLevels } from './market-streams.ts';
@@ -142,7 +142,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   tuneHeap();
   const { config: cfg, baseDir } = loaded;
   const bt = cfg.backtest;
-  const catalogDir = o.data !== undefined ? resolve(o.data) : resolve(baseDir, bt.data);
+  const catalogDir = o.data !== undefined ? resolve(o.data) : configCatalog(loaded);
   const index = readCatalog(catalogDir);
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();

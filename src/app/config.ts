@@ -1,5 +1,6 @@
 /** The run config (`bhtrade run CONFIG`): one zod schema that is also the type, `${ENV}` interpolation for secrets, and errors naming the bad key's path. */
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { configErrorFromZod, interpolateEnv, readYamlFile } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
@@ -112,7 +113,7 @@ export function parseTime(text: string): number | undefined {
 export const DEFAULT_BALANCES: Readonly<Record<string, string>> = { BTC: '1', USDT: '100000' };
 
 const backtestOptions = z.strictObject({
-  data: z.string().default('../backtest/data/binance-samples').describe('the Parquet catalog to replay, relative to this file (`bhtrade data convert` makes one); --data overrides it'),
+  data: z.string().optional().describe('the Parquet catalog to replay, relative to this file (`bhtrade data convert` makes one); --data overrides it. Without it: the 2-minute Binance sample that ships with bhtrade (backtest/data/binance-samples), wherever the config is'),
   symbols: z.array(z.string().min(1)).optional().describe('symbols replayed onto the bus (default: the strategies\' symbols); the strategies\' symbols are traded'),
   from: timeText.optional().describe('first local time replayed (ISO or epoch ms; default the catalog\'s start); --from overrides it'),
   to: timeText.optional().describe('end of the replay, exclusive (default the catalog\'s end); --to overrides it'),
@@ -176,6 +177,15 @@ export type BacktestConfig = z.output<typeof backtestOptions>;
 export interface LoadedConfig {
   readonly config: RunConfig;
   readonly baseDir: string;
+}
+
+/** The catalog a backtest replays when its config names none: the sample that ships with bhtrade. */
+export const SAMPLE_CATALOG = fileURLToPath(new URL('../../backtest/data/binance-samples', import.meta.url));
+
+/** Returns the catalog folder a loaded config's backtest replays: its backtest.data, relative to its folder, else SAMPLE_CATALOG. */
+export function configCatalog(loaded: LoadedConfig): string {
+  const data = loaded.config.backtest.data;
+  return data === undefined ? SAMPLE_CATALOG : resolve(loaded.baseDir, data);
 }
 
 /** Returns the validated config of a parsed document; throws ConfigError naming the first bad key's path and rule. */

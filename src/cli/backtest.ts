@@ -4,6 +4,7 @@ import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
 import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
+import { configCatalog } from '../app/config.ts';
 import { defaultResultsDir, writeResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
 import { argsAndConfig, checkCatalog, configAndOptions, outProblem, timeOption } from './load-config.ts';
@@ -24,7 +25,7 @@ and the bot logged, at log.level, stamped with simulated time), and prints the s
 Progress goes to stderr: a live line on a terminal, plain lines otherwise.
 
 Options:
-  --data CATALOG  the catalog folder (default: backtest.data of CONFIG)
+  --data CATALOG  the catalog folder (default: backtest.data of CONFIG, else the sample that ships with bhtrade)
   --from T        first local time replayed: ISO (2024-08-08T23:55:00Z) or epoch ms
   --to T          end of the replay, exclusive (same forms)
   --out DIR       results folder (default: backtest/results/<config>-<start time>/)
@@ -83,7 +84,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   // A --data folder (or backtest.data) that is not a catalog is bad usage (exit 2), found before any run starts
   // (without --data a sweep checks its own: its combinations may set backtest.data themselves).
   if ((args.data !== undefined || args.sweep === undefined) && checkCatalog('backtest', loaded, args.data, args.config) === 2) return 2;
-  if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep, configData: loaded.config.backtest.data });
+  if (args.sweep !== undefined) return sweepCommand({ ...args, sweep: args.sweep, configData: configCatalog(loaded) });
   const dir = args.out ?? defaultResultsDir(args.config, new Date());
   const progress = new Progress(stderr);
   const log = new RunLog(join(dir, 'log.jsonl'));

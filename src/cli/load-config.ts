@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { stderr } from 'node:process';
-import { loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
+import { configCatalog, loadRunConfig, parseTime, type LoadedConfig } from '../app/config.ts';
 import { fileProblem } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { CATALOG_FILE, readCatalog } from '../data/catalog.ts';
@@ -54,13 +54,14 @@ export function catalogProblem(dir: string): string | undefined {
 
 /**
  * Returns 2 after writing what is wrong with the catalog a config-driven command would replay (`data`, the
- * --data option, else the config's backtest.data, relative to its folder); undefined when it can be read.
+ * --data option, else the config's backtest.data, relative to its folder, else the shipped sample); undefined when it can be read.
  */
 export function checkCatalog(command: string, loaded: LoadedConfig, data: string | undefined, configPath: string): 2 | undefined {
-  const dir = data !== undefined ? resolve(data) : resolve(loaded.baseDir, loaded.config.backtest.data);
+  const dir = data !== undefined ? resolve(data) : configCatalog(loaded);
   const problem = catalogProblem(dir);
   if (problem === undefined) return undefined;
-  const what = data !== undefined ? `--data ${data}` : `${configPath}: backtest.data ${loaded.config.backtest.data} (${dir})`;
+  const given = loaded.config.backtest.data;
+  const what = data !== undefined ? `--data ${data}` : given !== undefined ? `${configPath}: backtest.data ${given} (${dir})` : `the sample catalog that ships with bhtrade (${dir})`;
   stderr.write(`bhtrade ${command}: ${what}: ${problem}\n`);
   return 2;
 }

@@ -17,7 +17,7 @@ Runs in this process, one run after another (docs/backtest.md).
 
 Options:
   --points N      decision points to re-run (default ${DEFAULT_POINTS})
-  --data CATALOG  the catalog folder (default: backtest.data of CONFIG)
+  --data CATALOG  the catalog folder (default: backtest.data of CONFIG, else the sample that ships with bhtrade)
   --from T        first local time replayed: ISO or epoch ms
   --to T          end of the full run, exclusive
   -h, --help      show this help

@@ -71,7 +71,7 @@ export function newStrategyCommand(argv: readonly string[]): number {
   } else if (!isModulePackage(pkg)) {
     stderr.write(`bhtrade new-strategy: ${pkg} does not say "type": "module"; add it, or rename ${name}.ts to ${name}.mts, for the strategy to load\n`);
   }
-  stdout.write(`run it: npx bhtrade run ${config} --duration 1m\n`);
+  stdout.write(`run it: npx bhtrade run ${config} --duration 1m\nbacktest it: npx bhtrade backtest ${config}\n`);
   return 0;
 }
 

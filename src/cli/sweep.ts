@@ -19,7 +19,7 @@ export interface SweepArgs {
   readonly from?: string;
   readonly to?: string;
   readonly out?: string;
-  /** The config's backtest.data, as written (relative to the config's folder). */
+  /** The catalog folder the config names (configCatalog: absolute). */
   readonly configData: string;
 }
 
@@ -76,7 +76,7 @@ function catalogsOf(axes: readonly SweepAxis[], args: SweepArgs): void {
   const swept = axes.find((a) => a.path === 'backtest.data');
   const given = args.data !== undefined ? [{ key: '--data', dir: resolve(args.data) }]
     : swept !== undefined ? swept.values.map((v) => ({ key: `--sweep backtest.data=${v}`, dir: resolve(baseDir, v) }))
-      : [{ key: 'backtest.data', dir: resolve(baseDir, args.configData) }];
+      : [{ key: 'backtest.data', dir: args.configData }];
   for (const { key, dir } of given) {
     const problem = catalogProblem(dir);
     if (problem !== undefined) throw new ConfigError(key, `${dir}: ${problem}`);

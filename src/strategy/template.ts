@@ -73,6 +73,7 @@ export default defineStrategy({
 /** Returns the text of config/NAME.yaml: the new strategy alone on the embedded venue. */
 export function strategyConfigTemplate(name: string, id: string): string {
   return `# ${name} on the embedded simulated venue. Run: npx bhtrade run config/${name}.yaml --duration 1m
+# Backtest: npx bhtrade backtest config/${name}.yaml (without a backtest: section, on the 2-minute sample that ships with bhtrade)
 # Every key is described in docs/config.md.
 venue: embedded
 

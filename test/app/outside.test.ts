@@ -36,6 +36,12 @@ describe('a strategy outside the repo', () => {
     expect(summary!.msg).toMatch(/ fills=\d+ volume=.* fees=.* pnl=.* open=/);
     expect(lines.at(-1)?.msg).toBe('stopped');
 
+    // Its config names no data: the backtest replays the sample that ships with bhtrade, wherever the folder is.
+    const bt = cli(['backtest', 'config/my-idea.yaml', '--out', join(tmp, 'my-idea-backtest')], dir);
+    expect(bt.status, bt.stderr).toBe(0);
+    expect(bt.stdout).toMatch(/^my-idea: BTCUSDT, 2024-08-08T23:54:13\.937Z to 2024-08-08T23:56:12\.992Z, \d+ events, seed 1$/m);
+    expect(existsSync(join(tmp, 'my-idea-backtest/summary.json'))).toBe(true);
+
     // Once the package is installed there (a link, as npm link makes), tsc checks the strategy against its types with the tsconfig written.
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(ROOT, join(dir, 'node_modules/bhtrade'));

@@ -20,16 +20,29 @@ export type Skipped = { readonly skipped: 'ignored' | 'unknown-order-type' | 'ma
  * would go on into the executor's and portfolio's books, so such a report is skipped instead. A fee may be
  * negative (a maker rebate).
  */
-const FIGURE = /^\d{1,40}(?:\.\d{1,40})?$/;
-const SIGNED_FIGURE = /^-?\d{1,40}(?:\.\d{1,40})?$/;
+const MAX_FIGURE_DIGITS = 40;
 
-/** Returns the first field of `fields` whose value is not a FIGURE (SIGNED_FIGURE for those in `signed`), as `name=value` (cut), or undefined. */
-function badFigure(fields: Readonly<Record<string, string | undefined>>, signed: readonly string[] = []): string | undefined {
-  for (const name in fields) {
-    const v = fields[name];
-    if (v !== undefined && !(signed.includes(name) ? SIGNED_FIGURE : FIGURE).test(v)) return `${name}=${v.slice(0, 48)}`;
-  }
-  return undefined;
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Returns true for a FIGURE: 1 to 40 digits, then optionally `.` and 1 to 40 digits; `signed` allows a leading `-`. Scanned, not matched: it runs on every report. */
+function isFigure(v: string, signed: boolean): boolean {
+  const n = v.length;
+  let i = signed && v.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const intStart = i;
+  while (i < n && isDigit(v.charCodeAt(i))) i++;
+  if (i === intStart || i - intStart > MAX_FIGURE_DIGITS) return false;
+  if (i === n) return true;
+  if (v.charCodeAt(i) !== 46 /* . */) return false;
+  const fracStart = ++i;
+  while (i < n && isDigit(v.charCodeAt(i))) i++;
+  return i === n && i > fracStart && i - fracStart <= MAX_FIGURE_DIGITS;
+}
+
+/** Returns `name=value` (cut) when `v` is given and not a FIGURE (see isFigure), else undefined. */
+function badFigure(name: string, v: string | undefined, signed = false): string | undefined {
+  return v === undefined || isFigure(v, signed) ? undefined : `${name}=${v.slice(0, 48)}`;
 }
 
 /** Returns the bus events of one user-stream event (none for heartbeats, tickets and unknown types), or why it was skipped. */
@@ -39,7 +52,7 @@ export function normaliseUserEvent(ev: UserStreamEvent, recvTs: number): readonl
     case 'contractAccount': {
       const account = ev.kind === 'account' ? 'spot' : 'contract';
       for (const b of ev.balances) {
-        const bad = badFigure({ free: b.free, locked: b.locked });
+        const bad = badFigure('free', b.free) ?? badFigure('locked', b.locked);
         if (bad !== undefined) return { skipped: 'malformed', detail: `${b.asset} ${bad}` };
       }
       return ev.balances.map((b) => balanceUpdateEvent({ account, asset: b.asset, free: b.free, locked: b.locked, ts: ev.eventTime, recvTs }));
@@ -47,9 +60,8 @@ export function normaliseUserEvent(ev: UserStreamEvent, recvTs: number): readonl
     case 'execution':
     case 'contractExecution': {
       if (!ORDER_TYPES.has(ev.orderType)) return { skipped: 'unknown-order-type', detail: ev.orderType };
-      const bad = badFigure({
-        price: ev.price, quantity: ev.quantity, cumQty: ev.cumQty, cumQuote: ev.cumQuote, lastQty: ev.lastQty, lastPrice: ev.lastPrice, commission: ev.commission,
-      }, ['commission']);
+      const bad = badFigure('price', ev.price) ?? badFigure('quantity', ev.quantity) ?? badFigure('cumQty', ev.cumQty) ?? badFigure('cumQuote', ev.cumQuote)
+        ?? badFigure('lastQty', ev.lastQty) ?? badFigure('lastPrice', ev.lastPrice) ?? badFigure('commission', ev.commission, true);
       if (bad !== undefined) return { skipped: 'malformed', detail: `order ${ev.orderId.slice(0, 24)} ${bad}` };
       const contract = ev.kind === 'contractExecution';
       return [orderUpdateEvent({

@@ -141,6 +141,8 @@ describe('user-stream events no venue could mean', () => {
       [report({ l: '-5' }), 'lastQty=-5'],
       [report({ z: '-0.5' }), 'cumQty=-0.5'],
       [report({ q: '1.' + '0'.repeat(40) + '1' }), 'quantity=1.'],
+      [report({ Z: '1'.repeat(41) }), `cumQuote=${'1'.repeat(41)}`],
+      [report({ p: '-1', n: '-0.5' }), 'price=-1'],
       [account('-17366.18538083'), 'LTC free=-17366.18538083'],
     ];
     for (const [frame, detail] of cases) {
@@ -155,8 +157,8 @@ describe('user-stream events no venue could mean', () => {
   });
 
   it('keep a negative commission (a maker rebate) and figures at the longest real length', () => {
-    const out = normaliseUserEvent(parseUserStreamFrame(parseWireJson(report({ n: '-0.00012', N: 'BTC', p: '12345678.12345678' })))[0]!, 1);
-    expect(out).toEqual([expect.objectContaining({ fee: '-0.00012', price: '12345678.12345678' })]);
+    const out = normaliseUserEvent(parseUserStreamFrame(parseWireJson(report({ n: '-0.00012', N: 'BTC', p: '12345678.12345678', Z: '9'.repeat(40), z: `0.${'1'.repeat(40)}` })))[0]!, 1);
+    expect(out).toEqual([expect.objectContaining({ fee: '-0.00012', price: '12345678.12345678', cumQuote: '9'.repeat(40), executedQty: `0.${'1'.repeat(40)}` })]);
   });
 });
 

@@ -337,7 +337,8 @@ function hasDigitRun16(text: string): boolean {
   return false;
 }
 
-function isDigitAt(s: string, i: number): boolean {
+/** Returns true when the character at `i` of `s` is an ASCII digit (false past its end). */
+export function isDigitAt(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   return c >= 48 && c <= 57;
 }

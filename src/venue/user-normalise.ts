@@ -7,6 +7,7 @@ import {
   type ReportOrderType,
 } from '../model/events.ts';
 import type { UserStreamEvent } from '../model/userstream.ts';
+import { isDigitAt } from '../model/wire.ts';
 import type { SequencedEvent } from './report-sequencer.ts';
 
 const ORDER_TYPES: ReadonlySet<string> = new Set([...SPOT_NEW_ORDER_TYPES, ...CONTRACT_ORDER_TYPES]);
@@ -22,21 +23,17 @@ export type Skipped = { readonly skipped: 'ignored' | 'unknown-order-type' | 'ma
  */
 const MAX_FIGURE_DIGITS = 40;
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
 /** Returns true for a FIGURE: 1 to 40 digits, then optionally `.` and 1 to 40 digits; `signed` allows a leading `-`. Scanned, not matched: it runs on every report. */
 function isFigure(v: string, signed: boolean): boolean {
   const n = v.length;
   let i = signed && v.charCodeAt(0) === 45 /* - */ ? 1 : 0;
   const intStart = i;
-  while (i < n && isDigit(v.charCodeAt(i))) i++;
+  while (i < n && isDigitAt(v, i)) i++;
   if (i === intStart || i - intStart > MAX_FIGURE_DIGITS) return false;
   if (i === n) return true;
   if (v.charCodeAt(i) !== 46 /* . */) return false;
   const fracStart = ++i;
-  while (i < n && isDigit(v.charCodeAt(i))) i++;
+  while (i < n && isDigitAt(v, i)) i++;
   return i === n && i > fracStart && i - fracStart <= MAX_FIGURE_DIGITS;
 }
 

@@ -142,14 +142,20 @@ export class WsLink {
 
   /** Sends a text frame; returns false when the socket is not open. */
   send(text: string): boolean {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN || (this.st !== 'open' && this.st !== 'ready')) return false;
+    const ws = this.writable();
+    if (ws === undefined) return false;
     if (ws.bufferedAmount > MAX_OUTBOUND_BYTES) {
       this.lost(`the venue stopped reading (${ws.bufferedAmount} bytes waiting to be sent)`);
       return false;
     }
     ws.send(text);
     return true;
+  }
+
+  /** Returns the socket when the link may write on it (open, or ready), else undefined. */
+  private writable(): WebSocket | undefined {
+    const ws = this.ws;
+    return ws !== undefined && ws.readyState === WebSocket.OPEN && (this.st === 'open' || this.st === 'ready') ? ws : undefined;
   }
 
   /** Sends a heartbeat unless the venue stopped reading (then it is counted as skipped). */
@@ -270,8 +276,8 @@ export class WsLink {
   }
 
   private ping(): void {
-    const ws = this.ws;
-    if (ws !== undefined && ws.readyState === WebSocket.OPEN && (this.st === 'ready' || this.st === 'open')) this.heartbeat(ws, `{"ping":${this.clock.now()}}`);
+    const ws = this.writable();
+    if (ws !== undefined) this.heartbeat(ws, `{"ping":${this.clock.now()}}`);
   }
 
   private watch(): void {

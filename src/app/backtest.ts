@@ -142,7 +142,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   tuneHeap();
   const { config: cfg, baseDir } = loaded;
   const bt = cfg.backtest;
-  const catalogDir = o.data !== undefined ? resolve(o.data) : configCatalog(loaded);
+  const catalogDir = configCatalog(loaded, o.data);
   const index = readCatalog(catalogDir);
   const traded = [...new Set(cfg.strategies.flatMap((s) => s.symbols))].sort();
   const replayed = [...new Set([...(bt.symbols ?? []), ...traded])].sort();

@@ -182,10 +182,11 @@ export interface LoadedConfig {
 /** The catalog a backtest replays when its config names none: the sample that ships with bhtrade. */
 export const SAMPLE_CATALOG = fileURLToPath(new URL('../../backtest/data/binance-samples', import.meta.url));
 
-/** Returns the catalog folder a loaded config's backtest replays: its backtest.data, relative to its folder, else SAMPLE_CATALOG. */
-export function configCatalog(loaded: LoadedConfig): string {
-  const data = loaded.config.backtest.data;
-  return data === undefined ? SAMPLE_CATALOG : resolve(loaded.baseDir, data);
+/** Returns the catalog folder a loaded config's backtest replays: `data` (a --data option) when given, else its backtest.data relative to its folder, else SAMPLE_CATALOG. */
+export function configCatalog(loaded: LoadedConfig, data?: string): string {
+  if (data !== undefined) return resolve(data);
+  const own = loaded.config.backtest.data;
+  return own === undefined ? SAMPLE_CATALOG : resolve(loaded.baseDir, own);
 }
 
 /** Returns the validated config of a parsed document; throws ConfigError naming the first bad key's path and rule. */

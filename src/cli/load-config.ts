@@ -57,7 +57,7 @@ export function catalogProblem(dir: string): string | undefined {
  * --data option, else the config's backtest.data, relative to its folder, else the shipped sample); undefined when it can be read.
  */
 export function checkCatalog(command: string, loaded: LoadedConfig, data: string | undefined, configPath: string): 2 | undefined {
-  const dir = data !== undefined ? resolve(data) : configCatalog(loaded);
+  const dir = configCatalog(loaded, data);
   const problem = catalogProblem(dir);
   if (problem === undefined) return undefined;
   const given = loaded.config.backtest.data;

@@ -363,7 +363,6 @@ interface AskedRange {
   readonly toKey: string;
 }
 
-
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */
 function rangeOf(index: ReturnType<typeof readCatalog>, symbols: readonly string[], asked: AskedRange, tables: readonly TableName[]): { from: number; to: number } {
   const files = index.files.filter((f) => symbols.includes(f.symbol));

@@ -32,8 +32,8 @@ export class DayPnl {
 
   /** Returns `strategyId`'s PnL today, given what its fills realized today (`realized`, exact text). */
   of(strategyId: string, realized: string | undefined, now: number): string {
-    // A check at midnight before the timer's turn starts the day itself.
-    if (Math.floor(now / DAY_MS) > this.day) this.note(Math.floor(now / DAY_MS));
+    // A check past midnight before the timer's turn starts the day itself (within a day, note() does nothing).
+    this.note(Math.floor(now / DAY_MS));
     const moved = this.books.unrealized(strategyId).minus(this.noted.get(strategyId) ?? 0);
     return moved.plus(realized ?? '0').toFixed();
   }

@@ -13,7 +13,6 @@ import { positionValue, sidePnl } from './pnl.ts';
 import { compareIds } from '../reconcile/fills.ts';
 import { DAY_MS, type AccountKind } from '../../model/index.ts';
 
-
 /** What a reader sees. */
 export interface PortfolioView {
   readonly spot: Readonly<Record<string, Holding>>;

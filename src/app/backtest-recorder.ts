@@ -104,7 +104,7 @@ export class Recorder {
     for (const s of [this.fills, this.done, this.equity, this.prices, this.positions]) s.discard();
   }
 
-  /** Records a fill of `m` (the results follow the first traded symbol's position). */
+  /** Records a fill of `m`, the symbol this recorder keeps the results of. */
   fill(f: GatewayFill, m: RunMarket): void {
     this.fills.push(fillLine({ time: f.time, orderId: f.orderId, clientOrderId: f.clientOrderId, side: f.side, price: f.price, qty: f.qty, fee: f.fee, feeAsset: f.feeAsset, isMaker: f.maker }));
     const v = m.value(f);

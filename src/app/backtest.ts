@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { sha256 } from '../backtest/report/hash.ts';
 import { readFileSync } from 'node:fs';
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { VirtualClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
@@ -21,7 +21,7 @@ import { OrderExecutor } from '../execution/executor.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from '../strategy/index.ts';
 import { readCatalog } from '../data/catalog.ts';
-import { computeMetrics, queueModel, resultsFromLines, type BacktestResults } from '../backtest/index.ts';
+import { computeMetrics, queueModel, resultsFromLines, writeResults, type BacktestResults, type ResultFileName } from '../backtest/index.ts';
 import { ExchangeGateway } from '../backtest/run/exchange-gateway.ts';
 import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
@@ -81,8 +81,12 @@ export interface BacktestRun {
   readonly mode: BacktestMode;
   /** Strategies that threw and were stopped, in the order they failed. */
   readonly failed: readonly StrategyFailure[];
-  /** The symbols the strategies traded, in the order their markets were made: the results are the first's alone. */
+  /** The symbols the strategies traded, in the order their markets were made: `results` are the first's. */
   readonly traded: readonly string[];
+  /** The results of each other traded symbol, in that order: each is an account of its own, in its own currency. */
+  readonly others: readonly BacktestResults[];
+  /** Other traded symbols without results: no book or trade of theirs in the range gave a price to mark their equity at. */
+  readonly unpriced: readonly string[];
   /** Klines a strategy asked for and never got: the data held none of that symbol and interval in the range. */
   readonly unservedKlines: readonly { readonly strategy: string; readonly symbol: string; readonly interval: string }[];
 }
@@ -175,8 +179,14 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // Not frozen (the dispatcher's rule for backtests): freezing each published book costs more than the strategy does.
   const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
-  const rec = new Recorder();
-  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: () => void; end?: number } = {};
+  // A recorder per traded symbol: each symbol is an account of its own, in its own currency, and gets results of its own.
+  const recs = new Map<string, Recorder>();
+  const recOf = (symbol: string): Recorder => {
+    let r = recs.get(symbol);
+    if (r === undefined) recs.set(symbol, (r = new Recorder()));
+    return r;
+  };
+  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: (m: RunMarket) => void; end?: number } = {};
   const markets = await buildMarkets({
     clock, catalog: catalogDir, index, mode, balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
     ...(o.latency ? { latencyOf: o.latency } : {}),
@@ -187,22 +197,25 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       if (m === undefined) return;
       late.gateway?.accountEvents(m, clock.now());
       // A change in the wind-down after the data (the last reports coming in) is dated at the data's end, as the final equity is.
-      if (m === markets[0]) rec.positionAt(Math.min(clock.now(), late.end ?? Infinity), m.netPosition());
+      recOf(symbol).positionAt(Math.min(clock.now(), late.end ?? Infinity), m.netPosition());
     },
     onBarClose: (symbol) => {
-      if (symbol === markets[0]?.inst.symbol) late.sample?.();
+      const m = markets.find((x) => x.inst.symbol === symbol);
+      if (m !== undefined) late.sample?.(m);
     },
   }, traded);
-  // Results follow the first traded symbol: equity is its account's in its currency, marked at its recorded mark (contracts), mid or bar.
-  // Its orders and fills alone are recorded: another symbol's are in another currency and position, and would skew every metric.
+  // The run's results follow the first traded symbol; each other traded symbol gets results of its own (its account's equity in
+  // its currency, marked at its recorded mark for a contract, mid or bar; its orders and fills alone): mixed, they would skew every metric.
   const main: RunMarket | undefined = markets[0];
   if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
+  const marketOf = new Map(markets.map((m) => [m.inst.symbol, m]));
   const gateway = new ExchangeGateway(clock, markets, sink, {
     order: (r, req) => {
-      if (r.symbol === main.inst.symbol) rec.order(r, req);
+      if (marketOf.has(r.symbol)) recOf(r.symbol).order(r, req);
     },
     fill: (f) => {
-      if (f.symbol === main.inst.symbol) rec.fill(f, main);
+      const m = marketOf.get(f.symbol);
+      if (m !== undefined) recOf(f.symbol).fill(f, m);
     },
   });
   late.gateway = gateway;
@@ -240,16 +253,21 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // Bar mode has no trades: a closed bar's close is the last price (the risk gate's band, unrealized PnL), seen when the bar is.
   if (mode === 'bars') bus.subscribe('kline', (ev) => ev.closed && portfolio.setPrice(ev.symbol, { last: ev.close }), { label: 'bar-prices' });
 
-  const sample = (at = clock.now()): void => {
-    const mark = main.markTicks();
+  const sampleOne = (m: RunMarket, at = clock.now()): void => {
+    const mark = m.markTicks();
     if (mark === undefined) return;
-    rec.equity.push(at, fmtAmount(main.equity(mark)));
-    rec.prices.push(at, main.inst.priceText(mark));
+    const rec = recOf(m.inst.symbol);
+    rec.equity.push(at, fmtAmount(m.equity(mark)));
+    rec.prices.push(at, m.inst.priceText(mark));
   };
-  late.sample = sample;
+  const sample = (at = clock.now()): void => {
+    for (const m of markets) sampleOne(m, at);
+  };
+  late.sample = sampleOne;
   // Bar mode samples at each bar's close; L2 at the first event with a mark (the balances before any order), then every equityEvery.
   const sampler = mode === 'l2' ? clock.setInterval(sample, bt.equityEvery) : undefined;
-  let marked = mode !== 'l2';
+  // The markets not sampled yet (L2): each is, at the first event after which it has a mark.
+  let unmarked = mode === 'l2' ? [...markets] : [];
 
   let events = 0;
   let stats: ReplayStats;
@@ -270,9 +288,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
-        if (!marked && main.markTicks() !== undefined) {
-          marked = true;
-          sample();
+        if (unmarked.length > 0 && unmarked.some((m) => m.markTicks() !== undefined)) {
+          for (const m of unmarked) if (m.markTicks() !== undefined) sampleOne(m);
+          unmarked = unmarked.filter((m) => m.markTicks() === undefined);
         }
         o.onProgress?.(n, clock.now());
       },
@@ -295,45 +313,79 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     host.finish();
     sample(end);
   } catch (err) {
-    rec.discard();
+    for (const r of recs.values()) r.discard();
     throw err;
   } finally {
     sampler?.cancel();
     exec.stop();
     bus.close();
   }
-  if (rec.equity.length === 0) {
-    rec.discard();
+  const mainRec = recOf(main.inst.symbol);
+  if (mainRec.equity.length === 0) {
+    for (const r of recs.values()) r.discard();
     throw new ConfigError('backtest.from', `no book or trade of ${main.inst.symbol} between ${new Date(range.from).toISOString()} and ${new Date(range.to).toISOString()}: nothing to mark equity at`);
   }
-
-  const equity = lastAtItsTime(rec.equity.drain()).map((p) => ({ time: p.time, equity: p.text }));
-  const positions = rec.positions.drain().map((p) => ({ time: p.time, position: p.text }));
   const configBytes = o.configPath !== undefined ? readFileSync(o.configPath) : Buffer.from(JSON.stringify(cfg));
   const fileHash = createHash('sha256').update(configBytes).update(JSON.stringify({ from: range.from, to: range.to })).digest('hex');
-  const results: BacktestResults = resultsFromLines({
+  const common = {
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
-    symbol: main.inst.symbol,
-    currency: main.currency,
-    moneyDecimals: main.inst.contract ? decimalsOf(main.inst.contract.marginPrecision) : decimalsOf(main.inst.tick.text) + 2,
-    positionUnit: main.inst.contract ? 'contracts' : main.inst.baseAsset,
-    positionDecimals: decimalsOf(main.inst.step.text),
-    priceUnit: main.inst.quoteAsset,
     configHash: o.hashWith === undefined ? fileHash : sha256(fileHash, o.hashWith),
     dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
     seed: bt.seed,
+  };
+  const results = marketResults(main, mainRec, common);
+  const others: BacktestResults[] = [];
+  const unpriced: string[] = [];
+  for (const m of markets.slice(1)) {
+    const rec = recOf(m.inst.symbol);
+    if (rec.equity.length > 0) others.push(marketResults(m, rec, common));
+    else {
+      rec.discard();
+      unpriced.push(m.inst.symbol);
+    }
+  }
+  const unservedKlines = host.streams().flatMap((s) => s.streams.klines.flatMap((interval) => s.symbols
+    .filter((symbol) => !klinesSeen.has(`${symbol} ${interval}`)).map((symbol) => ({ strategy: s.id, symbol, interval }))));
+  for (const u of unservedKlines) log.warn(u, `strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range`);
+  return { results, others, unpriced, replay: stats, events, range, mode, failed, traded, unservedKlines };
+}
+
+/** One traded symbol's results as written: its folder and its files. */
+export interface WrittenResults {
+  readonly dir: string;
+  readonly symbol: string;
+  readonly files: Record<ResultFileName, string>;
+}
+
+/** Writes a run's results into `dir`, and each other traded symbol's into `dir`/SYMBOL; returns the files written, the run's first. */
+export function writeRun(dir: string, run: BacktestRun): WrittenResults[] {
+  return [{ dir, r: run.results }, ...run.others.map((r) => ({ dir: join(dir, r.symbol), r }))].map((x) => ({ dir: x.dir, symbol: x.r.symbol, files: writeResults(x.dir, x.r) }));
+}
+
+/** What every traded symbol's results share: the run's name, hashes and seed. */
+type CommonResults = Pick<BacktestResults, 'name' | 'configHash' | 'dataHash' | 'seed'>;
+
+/** Returns one traded symbol's results: its account's equity in its currency, its orders and fills, and their metrics. */
+function marketResults(m: RunMarket, rec: Recorder, common: CommonResults): BacktestResults {
+  const equity = lastAtItsTime(rec.equity.drain()).map((p) => ({ time: p.time, equity: p.text }));
+  const positions = rec.positions.drain().map((p) => ({ time: p.time, position: p.text }));
+  const inst = m.inst;
+  return resultsFromLines({
+    ...common,
+    symbol: inst.symbol,
+    currency: m.currency,
+    moneyDecimals: inst.contract ? decimalsOf(inst.contract.marginPrecision) : decimalsOf(inst.tick.text) + 2,
+    positionUnit: inst.contract ? 'contracts' : inst.baseAsset,
+    positionDecimals: decimalsOf(inst.step.text),
+    priceUnit: inst.quoteAsset,
     equity,
     positions,
     prices: lastAtItsTime(rec.prices.drain()).map((p) => ({ time: p.time, price: p.text })),
     metrics: computeMetrics({
-      equity, fills: rec.fillTotals, trades: main.trips.stats(), positions,
-      fundingPaid: fmtAmount(main.funding().paid), fundingReceived: fmtAmount(main.funding().received), orders: rec.orders, cancels: rec.cancels,
+      equity, fills: rec.fillTotals, trades: m.trips.stats(), positions,
+      fundingPaid: fmtAmount(m.funding().paid), fundingReceived: fmtAmount(m.funding().received), orders: rec.orders, cancels: rec.cancels,
     }),
   }, rec.orderLines(), rec.fillLines());
-  const unservedKlines = host.streams().flatMap((s) => s.streams.klines.flatMap((interval) => s.symbols
-    .filter((symbol) => !klinesSeen.has(`${symbol} ${interval}`)).map((symbol) => ({ strategy: s.id, symbol, interval }))));
-  for (const u of unservedKlines) log.warn(u, `strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range`);
-  return { results, replay: stats, events, range, mode, failed, traded, unservedKlines };
 }
 
 /** Makes klines from the replayed trades of each traded symbol whose range in the catalog holds none, at the intervals its strategies asked for (the venue builds its kline stream from trades). */

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { BhError } from '../core/errors.ts';
 import { Decimal } from '../core/fixed.ts';
-import { failureText, runBacktest, type BacktestRun } from '../app/backtest.ts';
+import { failureText, runBacktest, writeRun, type BacktestRun, type WrittenResults } from '../app/backtest.ts';
 import { configCatalog } from '../app/config.ts';
-import { defaultResultsDir, writeResults } from '../backtest/index.ts';
+import { defaultResultsDir, type BacktestResults } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
 import { argsAndConfig, checkCatalog, configAndOptions, outProblem, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
@@ -108,17 +108,18 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   }
   progress.end();
   log.close();
-  const written = writeResults(dir, run.results);
+  const [first, ...more] = writeRun(dir, run);
   const r = run.results;
   const lines = [
     `${r.name}: ${r.symbol}, ${new Date(run.range.from).toISOString()} to ${new Date(run.range.to).toISOString()}, ${run.events} events, seed ${r.seed}`,
-    ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
-    `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0', r.positionUnit, r.positionDecimals)}`,
-    ...othersNote(r.symbol, run.traded),
+    ...summaryRows(r),
     ...shortRunNote(run.range.to - run.range.from),
-    `results: ${written['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${dir})`,
-    log.describe(),
+    resultsLine(first!),
   ];
+  // Each other traded symbol is an account of its own, in its own currency: its results are written and shown apart.
+  run.others.forEach((o, i) => lines.push(`${o.symbol} (also traded, an account of its own):`, ...summaryRows(o), resultsLine(more[i]!)));
+  for (const s of run.unpriced) lines.push(`${s} (also traded): no results, no book or trade of ${s} in the range gave a price to mark its equity at`);
+  lines.push(log.describe());
   stdout.write(`${lines.join('\n')}\n`);
   for (const f of run.failed) stderr.write(`bhtrade backtest: ${failureText(f)}\n`);
   for (const u of run.unservedKlines) stderr.write(`bhtrade backtest: strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range${run.mode === 'bars' ? ' (bar mode runs on the catalog\'s own klines)' : ''}\n`);
@@ -136,11 +137,17 @@ function endPosition(net: string, unit: string | undefined, decimals: number | u
   return `${shown}${unit === undefined ? '' : ` ${unit}`} (open: its unrealized PnL at the last mark is in Net PnL)`;
 }
 
-/** A note under the metrics of a run that traded more symbols than the one its results follow. */
-function othersNote(symbol: string, traded: readonly string[]): string[] {
-  const others = traded.filter((s) => s !== symbol);
-  if (others.length === 0) return [];
-  return [`  (results are ${symbol}'s alone, the first traded symbol by name; also traded, each in an account of its own and not in them: ${others.join(', ')})`];
+/** Where one traded symbol's results were written. */
+function resultsLine(w: WrittenResults): string {
+  return `results: ${w.files['report.html']} (and summary.json, orders.csv, fills.csv, equity.csv in ${w.dir})`;
+}
+
+/** The printed metrics of one traded symbol's results, and the position it left open. */
+function summaryRows(r: BacktestResults): string[] {
+  return [
+    ...metricRows(r.metrics, r.moneyDecimals, r.currency).map(([k, v]) => `  ${k.padEnd(24)} ${v}`),
+    `  ${'Position at end'.padEnd(24)} ${endPosition(r.positions.at(-1)?.position ?? '0', r.positionUnit, r.positionDecimals)}`,
+  ];
 }
 
 /** A note under the metrics of a run shorter than two days, whose annualised and daily figures say little. */

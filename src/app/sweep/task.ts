@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readYamlFile } from '../../core/config.ts';
 import { stableJson } from '../../backtest/report/hash.ts';
-import { writeResults, type Metrics } from '../../backtest/index.ts';
-import { failureText, runBacktest } from '../backtest.ts';
+import type { Metrics } from '../../backtest/index.ts';
+import { failureText, runBacktest, writeRun } from '../backtest.ts';
 import { RunLog } from '../run-log.ts';
 import { parseRunConfig, type LoadedConfig } from '../config.ts';
 import { withValues } from './apply.ts';
@@ -47,7 +47,7 @@ export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
       ...(t.to === undefined ? {} : { to: t.to }),
     });
     const results = run.results;
-    const written = writeResults(t.dir, results);
+    const written = writeRun(t.dir, run)[0]!.files;
     const summary = JSON.parse(readFileSync(written['summary.json'], 'utf8')) as { resultHash: string };
     if (run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue') return { index: t.index, ok: false, error: run.failed.map(failureText).join('; ') };
     return { index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency };

@@ -51,6 +51,8 @@ export interface UserStreamStats extends SequencerStats {
   readonly duplicateFrames: number;
   readonly reconnects: number;
   readonly watchdogTrips: number;
+  /** Heartbeats not sent because the venue was not reading (every link's, the current one's included). */
+  readonly heartbeatsSkipped: number;
 }
 
 const USER_WS_PATH = '/openapi/ws/';
@@ -75,7 +77,8 @@ export class UserStreamClient {
   private readonly rotateAfterMs: number;
   private stopped = false;
   private linkSeq = 0;
-  private watchdogTrips = 0;
+  /** What the links that no longer carry the stream counted. */
+  private readonly ended = { watchdogTrips: 0, heartbeatsSkipped: 0 };
   private c = { frames: 0, malformed: 0, ignored: 0, keysCreated: 0, keepalives: 0, keepaliveFailures: 0, rotations: 0 };
 
   constructor(private readonly o: UserStreamOptions) {
@@ -103,7 +106,8 @@ export class UserStreamClient {
   stats(): UserStreamStats {
     return {
       ...this.sequencer.stats(), ...this.c, duplicateFrames: this.dedupe.dropped, reconnects: this.reconnects.n,
-      watchdogTrips: this.watchdogTrips + (this.primary?.stats().watchdogTrips ?? 0),
+      watchdogTrips: this.ended.watchdogTrips + (this.primary?.stats().watchdogTrips ?? 0),
+      heartbeatsSkipped: this.ended.heartbeatsSkipped + (this.primary?.stats().heartbeatsSkipped ?? 0),
     };
   }
 
@@ -210,7 +214,7 @@ export class UserStreamClient {
     else if (state === 'reconnecting') {
       // A standby that cannot connect is abandoned; the switch is tried again later.
       this.standby = undefined;
-      this.watchdogTrips += link.stats().watchdogTrips;
+      this.countEnded(link);
       void link.stop('standby failed');
       this.dedupe.end();
       this.retryLater(() => this.rotate());
@@ -263,12 +267,19 @@ export class UserStreamClient {
     if (sw?.oldKey !== undefined) void this.o.rest.closeListenKey({ listenKey: sw.oldKey }).catch(() => undefined);
   }
 
+  /** Keeps the counters of a link that no longer carries the stream. */
+  private countEnded(link: WsLink): void {
+    const s = link.stats();
+    this.ended.watchdogTrips += s.watchdogTrips;
+    this.ended.heartbeatsSkipped += s.heartbeatsSkipped;
+  }
+
   /** The old link of a switch has overlapped long enough: it drains what is in flight and closes. */
   private retire(old: WsLink): void {
     if (this.retiring !== old) return;
     this.retiring = undefined;
     this.retireTimer?.cancel();
-    this.watchdogTrips += old.stats().watchdogTrips;
+    this.countEnded(old);
     void old.stop('replaced by a fresh connection', true).then(() => this.dedupe.end());
   }
 

@@ -100,6 +100,8 @@ export class WsLink {
   private watchTimer: TimerHandle | undefined;
   private frames = 0;
   private heartbeatsSkipped = 0;
+  /** Heartbeats skipped since the last one sent (the current backlog's). */
+  private skippedInBacklog = 0;
   private connects = 0;
   private readonly counter: { n: number };
   private watchdogTrips = 0;
@@ -158,10 +160,22 @@ export class WsLink {
     return ws !== undefined && ws.readyState === WebSocket.OPEN && (this.st === 'open' || this.st === 'ready') ? ws : undefined;
   }
 
-  /** Sends a heartbeat unless the venue stopped reading (then it is counted as skipped). */
+  /**
+   * Sends a heartbeat unless the venue stopped reading (then it is counted as skipped). The first skip
+   * of a backlog is a warning and the first heartbeat sent after it says how many were skipped: a
+   * venue that stops reading is about to drop the connection, and a trader should see why.
+   */
   private heartbeat(ws: WebSocket, text: string): void {
-    if (ws.bufferedAmount > MAX_OUTBOUND_BYTES) this.heartbeatsSkipped += 1;
-    else ws.send(text);
+    if (ws.bufferedAmount > MAX_OUTBOUND_BYTES) {
+      if (this.skippedInBacklog++ === 0) {
+        this.log.warn({ link: this.o.name, outboundBytes: ws.bufferedAmount }, 'the venue is not reading what this link sends: heartbeats are skipped until it does');
+      }
+      this.heartbeatsSkipped += 1;
+      return;
+    }
+    if (this.skippedInBacklog > 0) this.log.info({ link: this.o.name, skipped: this.skippedInBacklog }, 'the venue reads again: heartbeats are sent again');
+    this.skippedInBacklog = 0;
+    ws.send(text);
   }
 
   /** Cuts the socket as a failure would (no close handshake) and lets the link redial. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { MAX_OUTBOUND_BYTES, WsLink } from '../../../src/venue/ws-connection.ts';
+import { capturedLogger } from '../../bus/samples.ts';
 import { until } from './helpers.ts';
 
 let http: Server | undefined;
@@ -36,7 +37,8 @@ describe('a venue that keeps pinging but stops reading', () => {
     const v = await venue();
     const clock = new VirtualClock(1_700_000_000_000);
     let ready = false;
-    link = new WsLink({ name: 'user', clock, url: () => v.url, onText: () => undefined, heartbeat: 'answer-server-ping', watchdogMs: 3_600_000, onState: (s) => (ready ||= s === 'ready') });
+    const log = capturedLogger();
+    link = new WsLink({ name: 'user', clock, url: () => v.url, onText: () => undefined, heartbeat: 'answer-server-ping', watchdogMs: 3_600_000, log: log.logger, onState: (s) => (ready ||= s === 'ready') });
     link.start();
     const { ws, socket } = await until(clock, 'link ready', () => (ready ? v.conn() : undefined));
     const got: string[] = [];
@@ -60,6 +62,10 @@ describe('a venue that keeps pinging but stops reading', () => {
     await until(clock, 'pong', () => got.includes('{"pong":9999}'));
     expect(got.filter((m) => m.startsWith('{"pong"'))).toEqual(['{"pong":9999}']);
     expect(link.stats()).toMatchObject({ heartbeatsSkipped: PINGS, reconnects: 0 });
+    // The trader is told once that the venue stopped reading, and once that it reads again: not a line per ping.
+    const told = log.lines.filter((l) => /venue (is not reading|reads again)/.test(String(l['msg'])));
+    expect(told.map((l) => [l['level'], l['link'], l['skipped']])).toEqual([[40, 'user', undefined], [30, 'user', PINGS]]);
+    expect(told[0]!['outboundBytes']).toBeGreaterThan(MAX_OUTBOUND_BYTES);
   });
 
   it('cuts the link, which redials, when a message other than a heartbeat finds the backlog too long', async () => {

@@ -49,7 +49,7 @@ export function renderConfigKeys(): string {
 const RISK_MEANING: Record<string, string> = {
   risk: 'risk gate settings; each denial code is in docs/risk-codes.md',
   tradingState: 'active: all orders; reducing: only orders that reduce a position, closes and cancels; halted: only cancels',
-  rounding: 'round: prices to the tick toward the passive side and quantities down to the step; deny: refuse values off the grid',
+  rounding: 'round: prices to the tick toward the passive side, quantities down to the step (the quote amount of a spot MARKET BUY down to the tick); deny: refuse values off the grid',
   fees: 'fee rates the funds checks reserve (the worse of maker and taker)',
   spot: 'spot fee rate',
   contract: 'contract fee rate',

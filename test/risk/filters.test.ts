@@ -81,9 +81,13 @@ describe('LOT_SIZE', () => {
     expect(denied(check(gate('round'), contract({ quantity: '0.9' })))).toBe('LOT_SIZE: qty=0.9 rounded=0 minQty=1');
   });
 
-  it('treats a spot MARKET BUY quantity as a quote amount, not a lot', () => {
-    const r = accepted(check(gate('deny'), spot({ type: 'MARKET', price: undefined, quantity: '25.123' })));
-    expect(r.intent).toMatchObject({ quantity: '25.123' });
+  it('holds a spot MARKET BUY quantity, a quote amount, to the tick (as the venue does, -1148), not to the step', () => {
+    expect(accepted(check(gate('deny'), spot({ type: 'MARKET', price: undefined, quantity: '25.12' }))).intent).toMatchObject({ quantity: '25.12' });
+    expect(denied(check(gate('deny'), spot({ type: 'MARKET', price: undefined, quantity: '25.123' })))).toBe('LOT_SIZE: amount=25.123 tickSize=0.01');
+    const r = accepted(check(gate('round'), spot({ type: 'MARKET', price: undefined, quantity: '25.129' })));
+    expect(r.intent).toMatchObject({ quantity: '25.12' });
+    expect(r.notes).toEqual(['LOT_SIZE: amount=25.129 rounded=25.12 tickSize=0.01']);
+    expect(denied(check(gate('round'), spot({ type: 'MARKET', price: undefined, quantity: '0.009' })))).toBe('LOT_SIZE: amount=0.009 rounded=0 tickSize=0.01');
   });
 });
 

@@ -60,6 +60,8 @@ function satisfiesFilters(o: PlaceIntent, inst: Instrument): void {
   }
   const marketBuy = o.kind === 'placeSpot' && o.type === 'MARKET' && o.side === 'BUY';
   if (marketBuy) {
+    // A quote amount: on the tick (the venue's -1148 otherwise), and at least the minimum notional.
+    expect(d(o.quantity).mod(d(inst.tickSize)).isZero(), `amount ${o.quantity} on tick ${inst.tickSize}`).toBe(true);
     expect(d(o.quantity).gte(d(inst.minNotional!))).toBe(true);
     return;
   }
@@ -94,10 +96,12 @@ describe('property: accepted intents satisfy the instrument filters', () => {
             expect(isBuy(out) ? moved.lte(0) : moved.gte(0)).toBe(true);
             expect(moved.abs().lt(d(inst.tickSize))).toBe(true);
           }
+          // Down, by less than a step (a quote amount: less than a tick).
           const moved = d(before.quantity).sub(d(out.quantity));
-          expect(moved.gte(0) && moved.lt(d(inst.stepSize))).toBe(true);
+          const unit = out.kind === 'placeSpot' && out.type === 'MARKET' && out.side === 'BUY' ? inst.tickSize : inst.stepSize;
+          expect(moved.gte(0) && moved.lt(d(unit))).toBe(true);
         }),
-        { numRuns: 3000, seed: 20240611 },
+        { numRuns: 4000, seed: 20240611 },
       );
       // The property says nothing if almost everything is denied.
       expect(accepted).toBeGreaterThan(100);

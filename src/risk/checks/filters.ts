@@ -54,10 +54,14 @@ export function checkPriceFilter(order: PlaceIntent, ctx: CheckContext): CheckRe
   return pass(out, adjusted);
 }
 
-/** Returns the order with its quantity on the step and within minQty..maxQty, or a LOT_SIZE denial. A spot MARKET BUY (a quote amount) is not a lot. */
+/**
+ * Returns the order with its quantity on the step and within minQty..maxQty, or a LOT_SIZE denial. A
+ * spot MARKET BUY's quantity is a quote amount, not a lot: it is held to the tick instead, as the
+ * venue holds it (a longer one is -1148, "Market order amount decimal too long").
+ */
 export function checkLotSize(order: PlaceIntent, ctx: CheckContext): CheckResult<PlaceIntent> {
-  if (isQuoteAmount(order)) return pass(order);
   const { instrument: inst, config } = ctx;
+  if (isQuoteAmount(order)) return fitAmount(order, inst, config.rounding);
   // Most quantities are on the step and within the bounds: that is told from the texts alone.
   if (onStepText(order.quantity, inst.stepSize) && (isBound(inst.minQty) ? cmp(order.quantity, inst.minQty) >= 0 : cmp(order.quantity, '0') > 0)
     && (!isBound(inst.maxQty) || cmp(order.quantity, inst.maxQty) <= 0)) return pass(order);
@@ -74,6 +78,17 @@ export function checkLotSize(order: PlaceIntent, ctx: CheckContext): CheckResult
   if (isBound(inst.minQty) ? fitted.lt(dec(inst.minQty)) : fitted.lte(0)) return deny('LOT_SIZE', { ...shown(), minQty: show(dec(inst.minQty ?? '0')) });
   if (isBound(inst.maxQty) && fitted.gt(dec(inst.maxQty))) return deny('LOT_SIZE', { ...shown(), maxQty: show(dec(inst.maxQty)) });
   return adjusted === undefined ? pass(order) : pass({ ...order, quantity: show(fitted) }, adjusted);
+}
+
+/** Returns a spot MARKET BUY with its amount on the tick: rounded down (spending less, never more) or denied, per the rounding mode. */
+function fitAmount(order: PlaceIntent, inst: Instrument, mode: RoundingMode): CheckResult<PlaceIntent> {
+  if (onStepText(order.quantity, inst.tickSize)) return pass(order);
+  const amount = dec(order.quantity);
+  const tick = dec(inst.tickSize);
+  if (mode === 'deny') return deny('LOT_SIZE', { amount: show(amount), tickSize: show(tick) });
+  const fitted = toStep(amount, tick, 'down');
+  if (fitted.lte(0)) return deny('LOT_SIZE', { amount: show(amount), rounded: show(fitted), tickSize: show(tick) });
+  return pass({ ...order, quantity: show(fitted) }, { code: 'LOT_SIZE', values: { amount: show(amount), rounded: show(fitted), tickSize: show(tick) } });
 }
 
 /**

@@ -4,7 +4,7 @@ import { stderr, stdout } from 'node:process';
 import { BhError, ConfigError } from '../core/errors.ts';
 import { defaultResultsDir } from '../backtest/index.ts';
 import { metricRows } from '../backtest/report/html.ts';
-import { prepareSweep, runSweep } from '../app/sweep/run.ts';
+import { prepareSweep, runSweep, type SweepResult } from '../app/sweep/run.ts';
 import { comboLabel, parseSweepArg, type Combination, type SweepAxis } from '../app/sweep/spec.ts';
 import { DEFAULT_RANK, rankMetric, sweepTable, type RankMetric } from '../app/sweep/table.ts';
 import { catalogProblem } from './load-config.ts';
@@ -56,7 +56,7 @@ export async function sweepCommand(args: SweepArgs): Promise<number> {
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   const where = result.workers === 0 ? 'in this process' : `on ${result.workers} worker threads`;
   stdout.write(`${sweepTable(result.rows, rank)}\n`);
-  stdout.write(`${combos.length} combinations ${where} in ${secs} s, ranked by ${rank}; ${result.failed} failed; table: ${result.csv}\n`);
+  stdout.write(`${combos.length} combinations ${where} in ${secs} s, ranked by ${rank}${rankedOf(result.rows)}; ${result.failed} failed; table: ${result.csv}\n`);
   return result.failed > 0 ? 1 : 0;
 }
 
@@ -86,4 +86,11 @@ function catalogsOf(axes: readonly SweepAxis[], args: SweepArgs): void {
 function workerCount(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 256) throw new ConfigError('--workers', `must be a whole number from 0 (in this process) to 256, got ${JSON.stringify(text)}`);
   return Number(text);
+}
+
+/** Names the symbol a sweep that trades several ranks by (the first traded), and where the others' results are. */
+function rankedOf(rows: SweepResult['rows']): string {
+  const ok = rows.find((r) => r.outcome.ok)?.outcome;
+  if (ok === undefined || !ok.ok || ok.others.length === 0) return '';
+  return ` of ${ok.symbol}, the first traded symbol (the results of ${ok.others.join(', ')} are in each combination's ${ok.others.map((x) => `${x}/`).join(', ')})`;
 }

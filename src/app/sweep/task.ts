@@ -24,7 +24,11 @@ export interface ComboTask {
 
 /** A combination's outcome: its metrics and result hash, or the error that ended it. */
 export type ComboOutcome =
-  | { readonly index: number; readonly ok: true; readonly metrics: Metrics; readonly resultHash: string; readonly events: number; readonly moneyDecimals: number; readonly currency: string }
+  | {
+    readonly index: number; readonly ok: true; readonly metrics: Metrics; readonly resultHash: string; readonly events: number; readonly moneyDecimals: number; readonly currency: string;
+    /** The traded symbol the metrics are of (the first by name), and the others, whose results are only in the combination's folder. */
+    readonly symbol: string; readonly others: readonly string[];
+  }
   | { readonly index: number; readonly ok: false; readonly error: string };
 
 /** Returns the config file with the combination's values set, validated; throws ConfigError naming the bad key. */
@@ -50,7 +54,10 @@ export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
     const written = writeRun(t.dir, run)[0]!.files;
     const summary = JSON.parse(readFileSync(written['summary.json'], 'utf8')) as { resultHash: string };
     if (run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue') return { index: t.index, ok: false, error: run.failed.map(failureText).join('; ') };
-    return { index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency };
+    return {
+      index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency,
+      symbol: results.symbol, others: run.traded.filter((x) => x !== results.symbol),
+    };
   } catch (e) {
     return { index: t.index, ok: false, error: e instanceof Error ? e.message : String(e) };
   } finally {

@@ -105,5 +105,14 @@ describe('a backtest trading two symbols', () => {
     }
     expect(text).toContain('BTCUSDT (also traded, an account of its own):');
     expect(text.match(/Net PnL {18}\S+ (BTC|USDT)/g)).toEqual([expect.stringMatching(/ BTC$/), expect.stringMatching(/ USDT$/)]);
+
+    // A sweep of the same config says whose metrics it ranks, and each combination holds the other symbol's results.
+    printed.length = 0;
+    const swept = join(dir, 'sweep');
+    expect(await backtestCommand([config, '--out', swept, '--workers', '0', '--sweep', 'strategies[0].params.spreadTicks=2,4'])).toBe(0);
+    expect(printed.join('').trim().split('\n').at(-1)).toMatch(
+      /^2 combinations in this process in [\d.]+ s, ranked by netPnl of BTCUSD-PERP, the first traded symbol \(the results of BTCUSDT are in each combination's BTCUSDT\/\); 0 failed; table: /,
+    );
+    for (const combo of ['1-spreadTicks-2', '2-spreadTicks-4']) expect(existsSync(join(swept, combo, 'BTCUSDT', 'summary.json')), combo).toBe(true);
   }, 60_000);
 });

@@ -292,24 +292,34 @@ export class StrategyHost {
     };
   }
 
-  /** Logs a denial unless its code was logged less than `denialLogEveryMs` ago: a strategy that keeps hitting a limit gives one line per interval, with a count. */
   private logDenial(inst: Instance, n: DenialNotice): void {
+    this.logRefusal(inst, n.code, n.clientOrderId, `denied ${n.text}`);
+  }
+
+  /**
+   * Logs a refusal (a local denial, or the venue's rejection) unless its code was logged less than
+   * `denialLogEveryMs` ago: a strategy that keeps hitting a limit gives one line per interval, with a count.
+   */
+  private logRefusal(inst: Instance, code: string, clientOrderId: string | undefined, text: string, level: 'info' | 'warn' = 'warn'): void {
     const now = this.o.clock.now();
-    const last = inst.denials.get(n.code);
+    const last = inst.denials.get(code);
     if (last !== undefined && now - last.at < (this.o.denialLogEveryMs ?? 5_000)) {
       last.unlogged += 1;
       return;
     }
     const more = last !== undefined && last.unlogged > 0 ? { notLogged: last.unlogged, sinceMs: now - last.at } : {};
-    inst.log.warn({ code: n.code, clientOrderId: n.clientOrderId, ...more }, `denied ${n.text}`);
-    inst.denials.set(n.code, { at: now, unlogged: 0 });
+    inst.log[level]({ code, clientOrderId, ...more }, text);
+    inst.denials.set(code, { at: now, unlogged: 0 });
   }
 
   /** Logs the count of denials not logged yet, once the strategy stops. */
   private flushDenials(inst: Instance): void {
     const now = this.o.clock.now();
     for (const [code, d] of inst.denials) {
-      if (d.unlogged > 0) inst.log.warn({ code, notLogged: d.unlogged, sinceMs: now - d.at }, `denied ${code} ${d.unlogged} more times since the last line`);
+      if (d.unlogged > 0) {
+        inst.log[code === POST_ONLY_REFUSED ? 'info' : 'warn']({ code, notLogged: d.unlogged, sinceMs: now - d.at },
+          `${code.startsWith('venue') ? `order rejected (${code})` : `denied ${code}`} ${d.unlogged} more times since the last line`);
+      }
     }
     inst.denials.clear();
   }
@@ -338,11 +348,17 @@ export class StrategyHost {
       if (h[name] !== undefined) inst.offs.push(bus.subscribe(kind, deliver(name), { label: `${inst.spec.id}.${name}` }));
     }
     const src = this.o.orders;
-    if (src !== undefined && (h.onOrder !== undefined || h.onFill !== undefined)) {
+    if (src !== undefined) {
       const id = inst.spec.id;
       inst.orderOffs.push(src.follow({
         order: (v) => {
-          if (v.strategyId !== id || h.onOrder === undefined || !inst.following) return;
+          if (v.strategyId !== id) return;
+          // A refusal by the venue is logged as a local denial is, whether or not the strategy reads onOrder: it is often a bug of the strategy's.
+          if (v.outcome === 'rejected' && v.status === 'REJECTED') {
+            const code = venueCode(v.reason);
+            this.logRefusal(inst, code, v.clientOrderId, `order rejected: ${v.reason ?? 'the venue gave no reason'}`, code === POST_ONLY_REFUSED ? 'info' : 'warn');
+          }
+          if (h.onOrder === undefined || !inst.following) return;
           if (inst.calls === 0 && inst.held === undefined) this.handle(inst, h.onOrder, v);
           else this.hold(inst, () => this.handle(inst, h.onOrder!, v));
         },
@@ -437,4 +453,13 @@ function checkStreams(raw: StreamRequest | undefined, path: string): StreamReque
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   throw new BhError('CONFIG', `${path}${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`, 'config');
+}
+
+/** The venue's refusal of a post-only (LIMIT_MAKER) order that would have taken: the outcome post-only asks for, logged as information. */
+const POST_ONLY_REFUSED = 'venue -1158';
+
+/** Returns the code of a venue's rejection reason ("venue -1148: Market order amount ..." gives "venue -1148"), the key its log lines are counted by. */
+function venueCode(reason: string | undefined): string {
+  const m = reason === undefined ? null : /^venue -?\d+/.exec(reason);
+  return m === null ? 'venue rejection' : m[0];
 }

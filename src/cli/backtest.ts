@@ -21,7 +21,9 @@ data, balances, fees, latency, queue model and seed: docs/config.md) on a Parque
 market data: the same strategies, risk gate, executor and portfolio as a live run, on simulated time,
 trading against the recorded book with queue position and latency (docs/backtest.md).
 Writes summary.json, orders.csv, fills.csv, equity.csv, report.html and log.jsonl (what the strategies
-and the bot logged, at log.level, stamped with simulated time), and prints the summary.
+and the bot logged, at log.level, stamped with simulated time), and prints the summary. Each traded
+symbol is an account of its own: the first's results go to the results folder, each other's to a
+folder named after it inside it.
 Progress goes to stderr: a live line on a terminal, plain lines otherwise.
 
 Options:

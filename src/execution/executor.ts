@@ -481,6 +481,8 @@ export class OrderExecutor {
       return id;
     }
     const out = r.intent;
+    // Rounded to the instrument's filters (risk.rounding: round): the order's own fields show it, this line says why.
+    if (r.adjusted.length > 0) this.log.debug({ strategy: intent.strategyId, clientOrderId: id, adjusted: r.adjusted.map(renderDenial) }, 'order rounded to the instrument\'s filters');
     if (out.kind === 'replace') {
       // A replacement of a replacement still held waits for what that one waited for (its cancel below only drops it from the queue).
       const before = this.held.get(out.replaces);

@@ -180,12 +180,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const bus = new EventBus({ logger: log.child({ component: 'bus' }), clock, freeze: false });
   const sink = (ev: BusEvent): void => bus.publish(ev);
   // A recorder per traded symbol: each symbol is an account of its own, in its own currency, and gets results of its own.
-  const recs = new Map<string, Recorder>();
-  const recOf = (symbol: string): Recorder => {
-    let r = recs.get(symbol);
-    if (r === undefined) recs.set(symbol, (r = new Recorder()));
-    return r;
-  };
+  const recs = new Map(traded.map((symbol) => [symbol, new Recorder()]));
+  const recOf = (symbol: string): Recorder => recs.get(symbol)!;
   const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: (m: RunMarket) => void; end?: number } = {};
   const markets = await buildMarkets({
     clock, catalog: catalogDir, index, mode, balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
@@ -267,7 +263,15 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // Bar mode samples at each bar's close; L2 at the first event with a mark (the balances before any order), then every equityEvery.
   const sampler = mode === 'l2' ? clock.setInterval(sample, bt.equityEvery) : undefined;
   // The markets not sampled yet (L2): each is, at the first event after which it has a mark.
-  let unmarked = mode === 'l2' ? [...markets] : [];
+  const unmarked = mode === 'l2' ? [...markets] : [];
+  const markNew = (): void => {
+    let left = 0;
+    for (const m of unmarked) {
+      if (m.markTicks() === undefined) unmarked[left++] = m;
+      else sampleOne(m);
+    }
+    unmarked.length = left;
+  };
 
   let events = 0;
   let stats: ReplayStats;
@@ -288,10 +292,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
-        if (unmarked.length > 0 && unmarked.some((m) => m.markTicks() !== undefined)) {
-          for (const m of unmarked) if (m.markTicks() !== undefined) sampleOne(m);
-          unmarked = unmarked.filter((m) => m.markTicks() === undefined);
-        }
+        if (unmarked.length > 0) markNew();
         o.onProgress?.(n, clock.now());
       },
     });
@@ -350,16 +351,17 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   return { results, others, unpriced, replay: stats, events, range, mode, failed, traded, unservedKlines };
 }
 
-/** One traded symbol's results as written: its folder and its files. */
+/** One traded symbol's results as written: the results, their folder and their files. */
 export interface WrittenResults {
+  readonly results: BacktestResults;
   readonly dir: string;
-  readonly symbol: string;
   readonly files: Record<ResultFileName, string>;
 }
 
-/** Writes a run's results into `dir`, and each other traded symbol's into `dir`/SYMBOL; returns the files written, the run's first. */
+/** Writes a run's results into `dir`, and each other traded symbol's into `dir`/SYMBOL; returns them as written, the run's first. */
 export function writeRun(dir: string, run: BacktestRun): WrittenResults[] {
-  return [{ dir, r: run.results }, ...run.others.map((r) => ({ dir: join(dir, r.symbol), r }))].map((x) => ({ dir: x.dir, symbol: x.r.symbol, files: writeResults(x.dir, x.r) }));
+  const write = (results: BacktestResults, at: string): WrittenResults => ({ results, dir: at, files: writeResults(at, results) });
+  return [write(run.results, dir), ...run.others.map((r) => write(r, join(dir, r.symbol)))];
 }
 
 /** What every traded symbol's results share: the run's name, hashes and seed. */

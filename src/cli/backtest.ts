@@ -119,7 +119,7 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
     resultsLine(first!),
   ];
   // Each other traded symbol is an account of its own, in its own currency: its results are written and shown apart.
-  run.others.forEach((o, i) => lines.push(`${o.symbol} (also traded, an account of its own):`, ...summaryRows(o), resultsLine(more[i]!)));
+  for (const w of more) lines.push(`${w.results.symbol} (also traded, an account of its own):`, ...summaryRows(w.results), resultsLine(w));
   for (const s of run.unpriced) lines.push(`${s} (also traded): no results, no book or trade of ${s} in the range gave a price to mark its equity at`);
   lines.push(log.describe());
   stdout.write(`${lines.join('\n')}\n`);

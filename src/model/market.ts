@@ -320,10 +320,10 @@ export function parseContractInfoList(raw: unknown, path = 'contracts'): readonl
   return listOf(raw, path, parseContractInfo);
 }
 
-/** Length of a funding interval: 8 hours, each ending on a multiple of 8 h since the epoch (00:00, 08:00, 16:00 UTC). */
 /** A UTC day in milliseconds: days start at multiples of it (the venue's daily limits, the day's PnL, daily returns). */
 export const DAY_MS = 86_400_000;
 
+/** Length of a funding interval: 8 hours, each ending on a multiple of 8 h since the epoch (00:00, 08:00, 16:00 UTC). */
 export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 
 /** Returns a funding-rate entry. */

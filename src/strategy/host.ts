@@ -300,7 +300,7 @@ export class StrategyHost {
    * Logs a refusal (a local denial, or the venue's rejection) unless its code was logged less than
    * `denialLogEveryMs` ago: a strategy that keeps hitting a limit gives one line per interval, with a count.
    */
-  private logRefusal(inst: Instance, code: string, clientOrderId: string | undefined, text: string, level: 'info' | 'warn' = 'warn'): void {
+  private logRefusal(inst: Instance, code: string, clientOrderId: string | undefined, text: string): void {
     const now = this.o.clock.now();
     const last = inst.denials.get(code);
     if (last !== undefined && now - last.at < (this.o.denialLogEveryMs ?? 5_000)) {
@@ -308,7 +308,7 @@ export class StrategyHost {
       return;
     }
     const more = last !== undefined && last.unlogged > 0 ? { notLogged: last.unlogged, sinceMs: now - last.at } : {};
-    inst.log[level]({ code, clientOrderId, ...more }, text);
+    inst.log[refusalLevel(code)]({ code, clientOrderId, ...more }, text);
     inst.denials.set(code, { at: now, unlogged: 0 });
   }
 
@@ -317,7 +317,7 @@ export class StrategyHost {
     const now = this.o.clock.now();
     for (const [code, d] of inst.denials) {
       if (d.unlogged > 0) {
-        inst.log[code === POST_ONLY_REFUSED ? 'info' : 'warn']({ code, notLogged: d.unlogged, sinceMs: now - d.at },
+        inst.log[refusalLevel(code)]({ code, notLogged: d.unlogged, sinceMs: now - d.at },
           `${code.startsWith('venue') ? `order rejected (${code})` : `denied ${code}`} ${d.unlogged} more times since the last line`);
       }
     }
@@ -355,8 +355,7 @@ export class StrategyHost {
           if (v.strategyId !== id) return;
           // A refusal by the venue is logged as a local denial is, whether or not the strategy reads onOrder: it is often a bug of the strategy's.
           if (v.outcome === 'rejected' && v.status === 'REJECTED') {
-            const code = venueCode(v.reason);
-            this.logRefusal(inst, code, v.clientOrderId, `order rejected: ${v.reason ?? 'the venue gave no reason'}`, code === POST_ONLY_REFUSED ? 'info' : 'warn');
+            this.logRefusal(inst, venueCode(v.reason), v.clientOrderId, `order rejected: ${v.reason ?? 'the venue gave no reason'}`);
           }
           if (h.onOrder === undefined || !inst.following) return;
           if (inst.calls === 0 && inst.held === undefined) this.handle(inst, h.onOrder, v);
@@ -457,6 +456,11 @@ function checkStreams(raw: StreamRequest | undefined, path: string): StreamReque
 
 /** The venue's refusal of a post-only (LIMIT_MAKER) order that would have taken: the outcome post-only asks for, logged as information. */
 const POST_ONLY_REFUSED = 'venue -1158';
+
+/** Returns the level a refusal's log lines take: a warning, except the post-only refusal. */
+function refusalLevel(code: string): 'info' | 'warn' {
+  return code === POST_ONLY_REFUSED ? 'info' : 'warn';
+}
 
 /** Returns the code of a venue's rejection reason ("venue -1148: Market order amount ..." gives "venue -1148"), the key its log lines are counted by. */
 function venueCode(reason: string | undefined): string {

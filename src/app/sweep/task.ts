@@ -26,7 +26,7 @@ export interface ComboTask {
 export type ComboOutcome =
   | {
     readonly index: number; readonly ok: true; readonly metrics: Metrics; readonly resultHash: string; readonly events: number; readonly moneyDecimals: number; readonly currency: string;
-    /** The traded symbol the metrics are of (the first by name), and the others, whose results are only in the combination's folder. */
+    /** The traded symbol the metrics are of (the first by name), and the others with results, which are only in the combination's folder. */
     readonly symbol: string; readonly others: readonly string[];
   }
   | { readonly index: number; readonly ok: false; readonly error: string };
@@ -56,7 +56,7 @@ export async function runCombination(t: ComboTask): Promise<ComboOutcome> {
     if (run.failed.length > 0 && loaded.config.onStrategyFailure !== 'continue') return { index: t.index, ok: false, error: run.failed.map(failureText).join('; ') };
     return {
       index: t.index, ok: true, metrics: results.metrics, resultHash: summary.resultHash, events: run.events, moneyDecimals: results.moneyDecimals, currency: results.currency,
-      symbol: results.symbol, others: run.traded.filter((x) => x !== results.symbol),
+      symbol: results.symbol, others: run.others.map((r) => r.symbol),
     };
   } catch (e) {
     return { index: t.index, ok: false, error: e instanceof Error ? e.message : String(e) };

@@ -27,8 +27,11 @@ export function snapshotLevels(all: readonly StrategyStreams[], instruments: Rea
 
 /**
  * Returns the socket topics each symbol needs: a book snapshot topic (`depth` for spot, the faster
- * `mergedDepth` for contracts) or `diffDepth` for diffs, `trade`, `kline_<interval>`, `realtimes`,
- * and `index` on the index symbol of each contract whose strategy wants it.
+ * `mergedDepth` for contracts) or `diffDepth` for diffs, `kline_<interval>` and `realtimes` as the
+ * strategies declared them; `trade` on every traded symbol and `index` on the index symbol of every
+ * traded contract whether declared or not. The bot itself needs those two (the last price of the risk
+ * gate's price band and notional checks and of a spot closePosition, the mark of contract PnL), and a
+ * fresh venue has no last price to read at start; the host still delivers them only to strategies that asked.
  */
 export function marketTopics(all: readonly StrategyStreams[], instruments: ReadonlyMap<string, Instrument>): Map<MarketTopic, Set<string>> {
   const out = new Map<MarketTopic, Set<string>>();
@@ -43,10 +46,10 @@ export function marketTopics(all: readonly StrategyStreams[], instruments: Reado
       const contract = inst !== undefined && inst.kind !== 'spot';
       if (s.depth === 'snapshot') add(contract ? 'mergedDepth' : 'depth', symbol);
       if (s.depth === 'diff') add('diffDepth', symbol);
-      if (s.trades) add('trade', symbol);
+      add('trade', symbol);
       for (const iv of s.klines) add(`kline_${iv}`, symbol);
       if (s.ticker) add('realtimes', symbol);
-      if (contract && s.index && inst.index !== undefined) add('index', inst.index);
+      if (contract && inst.index !== undefined) add('index', inst.index);
     }
   }
   return out;

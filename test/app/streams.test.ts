@@ -106,6 +106,55 @@ describe('declared market streams on an embedded run', () => {
     expect([...kinds('perp')].filter((k) => k !== 'index' && k !== 'funding')).toEqual([]);
   }, 90_000);
 
+  it('a strategy that reads only klines on a venue with no trade yet has its orders priced: the bot follows trades for the risk gate without delivering them', async () => {
+    const { log, lines, first } = watchedLog();
+    const config = parseRunConfig({
+      venue: 'embedded',
+      strategies: [{ id: 'bars', use: join(ROOT, 'test/app/fixtures/kline-orders.ts'), symbols: ['BTCUSDT'] }],
+      reconcile: { every: '1h' },
+      status: { every: '1h' },
+    });
+    const app: RunningApp = await startApp({ config, baseDir: ROOT }, { log, venueConfig: quietVenue() });
+    cleanups.push(() => app.stop('test over'));
+    const taker = new VenueRestClient({ baseUrl: app.embedded!.endpoint.rest, apiKey: TAKER.apiKey, secret: TAKER.secret, clock: new LiveClock() });
+    cleanups.push(() => taker.close());
+    const trades: { price: string; at: number }[] = [];
+    const waiting: (() => void)[] = [];
+    const sub = app.bus.on('trade').subscribe((t) => {
+      trades.push({ price: t.price, at: lines.length });
+      waiting.splice(0).forEach((w) => w());
+    });
+    cleanups.push(() => sub.unsubscribe());
+    /** Resolves with the bot's n-th trade event; rejects after 60 s (a trade the bot never follows, not a speed limit). */
+    const nthTrade = (n: number): Promise<{ price: string; at: number }> => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the bot's bus carried ${trades.length} trades, not ${n}, within 60 s`)), 60_000);
+      const check = (): void => {
+        if (trades.length < n) return void waiting.push(check);
+        clearTimeout(timer);
+        resolve(trades[n - 1]!);
+      };
+      check();
+    });
+    /** One trade between the taker and another account: a resting sell the demo account's buy takes. */
+    const trade = async (n: number, price: string): Promise<void> => {
+      await taker.newSpotOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.001', price, newClientOrderId: `feed-sell-${n}` });
+      await app.rest.newSpotOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price, newClientOrderId: `feed-buy-${n}` });
+    };
+    await trade(1, '30000');
+    const first1 = await nthTrade(1);
+    expect(first1.price).toBe('30000');
+    await trade(2, '30010');
+    const second = await nthTrade(2);
+    // Every order the strategy placed after the bot had seen a trade is priced: the gate lets it through to the venue.
+    const placedAfter = await first('an order placed after the second trade', (l) => l.strategy === 'bars' && l.msg === 'placed' && lines.indexOf(l) >= second.at);
+    const id = (placedAfter as Seen & { clientOrderId: string }).clientOrderId;
+    const outcome = await first(`the outcome of ${id}`, (l) => (l.msg === 'accepted' || l.msg === 'refused') && (l as Seen & { clientOrderId?: string }).clientOrderId === id);
+    expect(outcome).toMatchObject({ msg: 'accepted' });
+    expect(app.portfolio.price('BTCUSDT')?.last).toBe('30010');
+    // The strategy declared no trades: it gets none, though the bot follows them.
+    expect(lines.filter((l) => l.msg === 'trade delivered')).toEqual([]);
+  }, 90_000);
+
   it('a bad streams entry in the config stops at start-up naming its key', () => {
     const entry = { id: 'x', use: 'x.ts', symbols: ['BTCUSDT'] };
     expect(() => parseRunConfig({ venue: 'embedded', strategies: [{ ...entry, streams: { klines: ['2m'] } }] })).toThrow(/^strategies\[0\]\.streams\.klines\[0\]: /);

@@ -123,8 +123,28 @@ export function orderSeq(clientOrderId: string): number | undefined {
 
 const isBuy = (side: string): boolean => side.startsWith('BUY');
 
+/** Returns an order's limit price, undefined for one priced by the venue (market or MARKET-priced: no price is sent live, the backtest's results say "0"). */
+function limitPrice(price: string | undefined): string | undefined {
+  return price === undefined || new Decimal(price).isZero() ? undefined : price;
+}
+
+/**
+ * Returns a run's orders with market prices alike, and its fills with the side of their order as the
+ * strategy sent it (a contract's report names a fill BUY or SELL where the order was SELL_OPEN).
+ */
+function alike(run: CompareInput['live']): CompareInput['live'] {
+  const orders = run.orders.map((o) => (o.price === limitPrice(o.price) ? o : { ...o, price: undefined }));
+  const sides = new Map(orders.map((o) => [o.clientOrderId, o.side]));
+  const fills = run.fills.map((f) => {
+    const side = sides.get(f.clientOrderId);
+    return side === undefined || side === f.side ? f : { ...f, side };
+  });
+  return { orders, fills };
+}
+
 /** Compares the two runs. */
-export function compare(i: CompareInput): Comparison {
+export function compare(input: CompareInput): Comparison {
+  const i = { ...input, live: alike(input.live), backtest: alike(input.backtest) };
   const live = [...i.live.fills].sort((a, b) => a.time - b.time);
   const bt = [...i.backtest.fills].sort((a, b) => a.time - b.time);
   const usedL = new Set<number>();

@@ -173,6 +173,27 @@ describe('compare', () => {
   const order = (id: string, time: number, side: string, price: string): ParityOrder => ({ time, clientOrderId: id, side, type: 'LIMIT_MAKER', timeInForce: 'GTC', price, qty: '0.002' });
   const fill = (id: string, time: number, side: string, price: string, maker = true, qty = '0.002'): ParityFill => ({ time, clientOrderId: id, side, price, qty, fee: '0', feeAsset: 'USDT', maker });
 
+  it('takes a market-priced contract order for the same order in both runs (no price sent live, "0" in the backtest) and names its fills by the side the strategy sent', () => {
+    const mkt = (id: string, side: string, price: string | undefined): ParityOrder => ({ time: 0, clientOrderId: id, side, type: 'STOP', timeInForce: 'IOC', price, qty: '100' });
+    const c = compare({
+      live: {
+        orders: [mkt('b-l-1', 'SELL_OPEN', undefined), mkt('b-l-2', 'BUY_CLOSE', undefined)],
+        fills: [fill('b-l-1', 100, 'SELL', '29999', false, '100'), fill('b-l-2', 900, 'BUY', '30013.4', false, '100')],
+      },
+      backtest: {
+        orders: [mkt('b-b-1', 'SELL_OPEN', '0'), mkt('b-b-2', 'BUY_CLOSE', '0')],
+        fills: [fill('b-b-1', 104, 'SELL_OPEN', '29999', false, '100'), fill('b-b-2', 905, 'BUY_CLOSE', '30013.4', false, '100')],
+      },
+      base: 'BTC', money: 'USDT', kind: 'linear', multiplier: '0.0001', mark: '30000',
+    });
+    expect(c.matched.map((m) => [m.live.clientOrderId, m.backtest.clientOrderId, m.sameOrder, m.live.side, m.backtest.side])).toEqual([
+      ['b-l-1', 'b-b-1', true, 'SELL_OPEN', 'SELL_OPEN'],
+      ['b-l-2', 'b-b-2', true, 'BUY_CLOSE', 'BUY_CLOSE'],
+    ]);
+    expect(c.orders.map((o) => [o.live?.price, o.backtest?.price])).toEqual([[undefined, undefined], [undefined, undefined]]);
+    expect(c.live.pnl).toBe(c.backtest.pnl);
+  });
+
   it('matches the same order first, then the same price from a shifted order; gives every other fill a cause; counts PnL exactly', () => {
     const c = compare({
       live: {

@@ -27,7 +27,7 @@ import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts
 import { catalogHistory } from '../backtest/run/history.ts';
 import { withOwnOrders } from '../backtest/run/own-overlay.ts';
 import type { LatencyModel } from '../backtest/exchange/latency.ts';
-import { buildMarkets, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
+import { buildMarkets, markSource, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
 import { TradeKlines } from '../backtest/run/trade-klines.ts';
 import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
@@ -289,6 +289,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       snapshotLevels: levels,
       readsUpdates: (symbol) => bus.reads('depthUpdate', symbol),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
+      marks: indexMarks(index, markets),
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
@@ -415,6 +416,17 @@ interface AskedRange {
   readonly to: string | undefined;
   readonly fromKey: string;
   readonly toKey: string;
+}
+
+/** Returns the contracts marked at another symbol's recorded index (the index the catalog names for them), by that symbol. */
+function indexMarks(index: ReturnType<typeof readCatalog>, markets: readonly RunMarket[]): Map<string, RunMarket[]> {
+  const out = new Map<string, RunMarket[]>();
+  for (const m of markets) {
+    const source = markSource(index, m.inst.symbol);
+    if (source === undefined || source === m.inst.symbol) continue;
+    out.set(source, [...(out.get(source) ?? []), m]);
+  }
+  return out;
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */

@@ -261,7 +261,7 @@ export function instrumentsOf(raw: unknown): Instrument[] {
     out.push({
       symbol: c.symbol, kind: c.inverse ? 'inverse' : 'linear', tick: step(c.filters, 'PRICE_FILTER') ?? c.quoteAssetPrecision,
       lot: step(c.filters, 'LOT_SIZE') ?? c.baseAssetPrecision, multiplier: c.contractMultiplier, base: c.underlying ?? c.baseAsset, quote: c.quoteAsset,
-      margin: c.marginToken, contiguousVersions: true,
+      margin: c.marginToken, contiguousVersions: true, index: c.index,
     });
   }
   return out;

@@ -26,6 +26,8 @@ export const instrumentSchema = z.strictObject({
   contiguousVersions: z.boolean().default(true),
   /** Text after the sequence in our venue's versions (`<sequence>_<suffix>`), where there is one. */
   versionSuffix: z.string().optional(),
+  /** Contracts: the symbol of the index the venue marks it at (its brokerInfo `index`, e.g. BTCUSDT), where the recording names it. */
+  index: z.string().min(1).optional(),
 });
 export type Instrument = z.infer<typeof instrumentSchema>;
 

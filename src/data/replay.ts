@@ -33,6 +33,8 @@ export interface ReplayOptions {
   readonly symbols?: readonly string[];
   /** Tables to replay (all when absent). */
   readonly tables?: readonly TableName[];
+  /** Further symbols replayed for their index table alone (the index a replayed contract is marked at). */
+  readonly indexOnly?: readonly string[];
   /** First local time (ns, inclusive); the book is warmed up from its day's first rows without publishing. */
   readonly from?: bigint;
   /** End local time (ns, exclusive). */
@@ -285,7 +287,8 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const index = readCatalog(o.catalog);
   const log = o.log ?? silentLogger();
   const stats: ReplayStats = { levels: 0, trades: 0, events: 0, bookGaps: 0, recordedGaps: 0 };
-  const symbols = [...(o.symbols ?? Object.keys(index.instruments))].sort();
+  const full = new Set(o.symbols ?? Object.keys(index.instruments));
+  const symbols = [...new Set([...full, ...(o.indexOnly ?? [])])].sort();
   const unknown = symbols.filter((s) => index.instruments[s] === undefined);
   if (unknown.length > 0) {
     throw new ParseError('symbols', `${unknown.join(', ')} not in the catalog ${o.catalog} (it has ${Object.keys(index.instruments).sort().join(', ')})`);
@@ -304,6 +307,7 @@ export async function replay(o: ReplayOptions): Promise<ReplayStats> {
   const cursors: Cursor[] = [];
   tables.forEach((table, ti) => {
     symbols.forEach((symbol, si) => {
+      if (table !== 'index' && !full.has(symbol)) return;
       const inst = index.instruments[symbol]!;
       const files = filesOf(index, table, symbol, o.from, o.to).map((f) => join(o.catalog, f.path));
       if (files.length === 0) return;

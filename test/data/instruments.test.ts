@@ -1,7 +1,9 @@
-// Integer ticks and lots turn back into the exact decimal strings the venue sends, and decimals that are not whole steps are refused.
+// Integer ticks and lots turn back into the exact decimal strings the venue sends, decimals that are not whole steps are refused, and a recording's instruments keep what the backtest needs of them.
 import { describe, expect, it } from 'vitest';
 import { fromUnits } from '../../src/core/fixed.ts';
+import { instrumentsOf } from '../../src/data/import-bhtrade.ts';
 import { StepFormatter, toSteps } from '../../src/data/instruments.ts';
+import { loadSample } from '../fixtures/samples.ts';
 
 describe('steps', () => {
   it('format like the wire (trailing zeros stripped) for ticks of every scale, as the exact fromUnits does', () => {
@@ -25,5 +27,13 @@ describe('steps', () => {
     expect(toSteps('61837.63000000', '0.01', 'p')).toBe(6_183_763n);
     expect(toSteps('1001', '1', 'q')).toBe(1001n);
     expect(() => toSteps('25.426189', '0.00001', 'data.q')).toThrow('data.q: must be a multiple of 0.00001, got 25.426189');
+  });
+});
+
+describe('instruments of a recording', () => {
+  it('keep the index a contract is marked at from the venue\'s published brokerInfo (the backtest marks the contract at that symbol\'s recorded index)', () => {
+    const listed = instrumentsOf(loadSample('broker-info.capture-2024').payload);
+    expect(listed.find((i) => i.symbol === 'ETH-SWAP-USDT')).toMatchObject({ kind: 'linear', index: 'ETHUSDT' });
+    expect(listed.filter((i) => i.kind === 'spot').every((i) => i.index === undefined)).toBe(true);
   });
 });

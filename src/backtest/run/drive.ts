@@ -35,6 +35,8 @@ export interface DriveOptions {
   readonly publish: (ev: BusEvent) => void;
   /** Traded symbols' exchanges by symbol. */
   readonly markets: ReadonlyMap<string, DrivenMarket>;
+  /** Contracts marked at another symbol's recorded index, by that symbol (replayed for its index alone when not in `symbols`). */
+  readonly marks?: ReadonlyMap<string, readonly DrivenMarket[]>;
   /** Called after each event reached the bus, with how many have. */
   readonly onEvent?: (events: number) => void;
   /** Publish the book after every diff too (what a strategy asking for book snapshots gets live). */
@@ -215,7 +217,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
         }
         const e = inEv[i]!;
         inEv[i] = undefined;
-        applyToExchange(o.markets, e, clock.now());
+        applyToExchange(o.markets, o.marks, e, clock.now());
         outEv[outN] = e;
         outLocal[outN] = inLocal[i]!;
         outN++;
@@ -254,6 +256,7 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
     catalog: o.catalog,
     symbols: o.symbols,
     ...(o.tables ? { tables: o.tables } : {}),
+    ...(o.marks ? { indexOnly: [...o.marks.keys()].filter((s) => !o.symbols.includes(s)) } : {}),
     depth: 'batches',
     ...(o.from === undefined ? {} : { from: o.from }),
     ...(o.to === undefined ? {} : { to: o.to }),
@@ -276,7 +279,10 @@ export async function drive(o: DriveOptions): Promise<ReplayStats> {
 const noop = (): void => undefined;
 
 /** Applies a market event to its symbol's exchange at the clock's (exchange) time. */
-function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, ev: BusEvent, time: number): void {
+function applyToExchange(markets: ReadonlyMap<string, DrivenMarket>, marks: ReadonlyMap<string, readonly DrivenMarket[]> | undefined, ev: BusEvent, time: number): void {
+  if (ev.kind === 'index' && marks !== undefined) {
+    for (const c of marks.get(ev.symbol) ?? []) if (!(c.exchange instanceof BarExchange)) c.exchange.onRecorded({ kind: 'mark', time, price: ev.index });
+  }
   const m = 'symbol' in ev ? markets.get(ev.symbol) : undefined;
   if (m === undefined) return;
   const ex = m.exchange;

@@ -28,11 +28,11 @@ export function spotSymbolOf(c: CatalogInstrument): SpotSymbol {
   };
 }
 
-/** Returns a catalog contract as the venue's contract: its multiplier, margin token and inverse flag from the catalog; the index is the symbol itself. */
+/** Returns a catalog contract as the venue's contract: its multiplier, margin token and inverse flag from the catalog; its index the one the catalog names (our recordings), else the symbol itself (a converted recording whose mark prices are stored under the contract). */
 export function contractOf(c: CatalogInstrument): Contract {
   return {
     symbol: c.symbol, symbolName: c.symbol, status: 'TRADING', baseAsset: c.base, baseAssetPrecision: c.lot, quoteAsset: c.quote, quoteAssetPrecision: c.tick,
-    icebergAllowed: false, inverse: c.kind === 'inverse', index: c.symbol, marginToken: c.margin, marginPrecision: '0.00000001', contractMultiplier: c.multiplier,
+    icebergAllowed: false, inverse: c.kind === 'inverse', index: c.index ?? c.symbol, marginToken: c.margin, marginPrecision: '0.00000001', contractMultiplier: c.multiplier,
     filters: filtersOf(c), riskLimits: BACKTEST_RISK_LIMITS,
   };
 }

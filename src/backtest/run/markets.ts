@@ -87,8 +87,7 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
     const account = new ContractAccount({
       clock: s.clock, inst, balance: s.balances[token] ?? '0', fees: { maker: s.fees.maker, taker: s.fees.taker }, onChange: () => s.onAccountChange(symbol),
     });
-    const hasIndex = s.index.files.some((f) => f.table === 'index' && f.symbol === symbol);
-    const exchange = exchangeOf(s, inst, account, latency, onReport, !hasIndex);
+    const exchange = exchangeOf(s, inst, account, latency, onReport, markSource(s.index, symbol) === undefined);
     const rates = await recordedFunding(s.catalog, symbol, s.index);
     // The boundaries the recorded rates are for (a recording of this venue: 04:00, 12:00, 20:00 UTC), else Binance's (00:00, 08:00, 16:00 UTC), which the committed samples are.
     const first = rates.keys().next();
@@ -97,6 +96,18 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
     out.push(contractMarket(inst, account, exchange));
   }
   return out;
+}
+
+/**
+ * Returns the symbol whose recorded index is a contract's mark: its own (a converted recording that stores
+ * mark prices under the contract), else the index the catalog names for it (our recordings store the index
+ * under the index's symbol, BTCUSDT for BTC-SWAP-USDT); undefined when the catalog holds neither (the mark is the book's mid).
+ */
+export function markSource(index: CatalogIndex, symbol: string): string | undefined {
+  const has = (s: string): boolean => index.files.some((f) => f.table === 'index' && f.symbol === s);
+  if (has(symbol)) return symbol;
+  const named = index.instruments[symbol]?.index;
+  return named !== undefined && has(named) ? named : undefined;
 }
 
 /** Returns the exchange of one market: the recorded L2 book, or the bar path in bar mode. */

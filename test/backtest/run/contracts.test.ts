@@ -34,6 +34,10 @@ interface Catalog {
   /** Recorded index (the mark) at ms times. */
   marks?: { at: number; price: string }[];
   funding?: { start: number; rate: string }[];
+  /** Store the marks under this index symbol, as our recordings do (the contract names it as its index), instead of under the contract. */
+  indexSymbol?: string;
+  /** With indexSymbol: whether the contract names it (a catalog converted before contracts kept their index does not). */
+  named?: boolean;
 }
 
 /** Writes a catalog of one contract and returns its folder. */
@@ -41,8 +45,10 @@ function catalog(c: Catalog): string {
   const dir = mkdtempSync(join(tmpdir(), 'bhtrade-contracts-'));
   dirs.push(dir);
   const cat = new CatalogWriter(dir, new ConvertReport());
-  cat.instrument(c.inst);
   const s = c.inst.symbol;
+  const markSymbol = c.indexSymbol ?? s;
+  cat.instrument(c.indexSymbol !== undefined && c.named !== false ? { ...c.inst, index: c.indexSymbol } : c.inst);
+  if (c.indexSymbol !== undefined) cat.instrument({ ...c.inst, symbol: c.indexSymbol, kind: 'spot', lot: '0.00001', multiplier: '1', margin: c.inst.quote });
   let seq = 1n;
   let prev: Catalog['books'][number] | undefined;
   for (const b of c.books) {
@@ -58,7 +64,7 @@ function catalog(c: Catalog): string {
     seq++;
     prev = b;
   }
-  for (const m of c.marks ?? []) cat.row('index', s, [BigInt(m.at) * MS, BigInt(m.at) * MS, m.price, '']);
+  for (const m of c.marks ?? []) cat.row('index', markSymbol, [BigInt(m.at) * MS, BigInt(m.at) * MS, m.price, '']);
   for (const f of c.funding ?? []) cat.row('funding', s, [BigInt(f.start + 8 * H) * MS, BigInt(f.start + 8 * H) * MS, f.rate, BigInt(f.start) * MS, BigInt(f.start + 8 * H) * MS]);
   // One trade just before the first book gives the risk gate's price band its last price.
   const t0 = BigInt(c.books[0]!.at - 1) * MS;
@@ -145,6 +151,20 @@ describe('bhtrade backtest with contracts', () => {
     expect(last.balance).toEqual({ free: '0.8', locked: '0' });
     expect([last.net, last.positions]).toEqual(['0', []]);
     expect(last.pnl).toEqual({ asset: 'BTC', realizedGross: '-0.2', fees: '0', realized: '-0.2', unrealized: '0' });
+  }, 60_000);
+
+  it('marks a contract at its index recorded under the index\'s own symbol, as bhtrade record stores it: the liquidation comes at the flp of that mark', async () => {
+    const books = [{ at: D + 1000, bid: [499_999, 5000], ask: [500_000, 5000] }, { at: D + 5 * 60_000, bid: [456_000, 5000], ask: [456_001, 5000] }] as Catalog['books'];
+    const marks = [{ at: D, price: '50000' }, { at: D + 2 * 60_000, price: '45681.9' }, { at: D + 3 * 60_000, price: '45681.8' }, { at: D + 4 * 60_000, price: '45000' }];
+    const params = { side: 'LONG', quantity: '1000', leverage: '10' };
+    const settings = { balances: { BTC: '1' }, fees: { maker: '0', taker: '0' } };
+    const range = { from: D, to: D + 10 * 60_000 };
+    const { r } = await run(catalog({ inst: INVERSE, books, marks, indexSymbol: 'BTCUSD' }), INVERSE, params, settings, range);
+    expect(r.results.positions.at(-1)).toEqual({ time: D + 3 * 60_000, position: '0' });
+    expect(r.results.equity.at(-1)!.equity).toBe('0.8');
+    // A contract that names no index is marked at its book's mid (the flp is reached only when the book falls, at 5 min): the index rows are another symbol's.
+    const unnamed = await run(catalog({ inst: INVERSE, books, marks, indexSymbol: 'BTCUSD', named: false }), INVERSE, params, settings, range);
+    expect(unnamed.r.results.positions.at(-1)).toEqual({ time: D + 5 * 60_000, position: '0' });
   }, 60_000);
 
   it('runs a linear round trip: PnL in USDT from the price move, less maker and taker fees', async () => {

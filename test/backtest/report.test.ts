@@ -63,6 +63,13 @@ describe('results files', () => {
     expect(a['equity.csv'].trim().split('\n')).toHaveLength(r.equity.length + 1);
   });
 
+  it('show equity at the currency\'s precision in equity.csv, rounded from the exact value the metrics use', () => {
+    const r = barRun();
+    const exact = [{ time: 0, equity: '10000' }, { time: 1000, equity: '9999.899027787999999999' }, { time: 2000, equity: '10000.000000004999999999' }];
+    const files = resultFiles({ ...r, equity: exact, moneyDecimals: 8 });
+    expect(files['equity.csv']).toBe('time,equity\n0,10000\n1000,9999.89902779\n2000,10000\n');
+  });
+
   it('a run without fills still makes every file', () => {
     const r = barRun([]);
     expect(r.fills).toEqual([]);

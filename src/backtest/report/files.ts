@@ -3,6 +3,7 @@
  * wall-clock time and keys come in a fixed order, so the same run gives byte-identical files; the
  * result hash covers the three tables and the metrics.
  */
+import { Decimal } from '../../core/fixed.ts';
 import { toCsv } from './csv.ts';
 import { sha256, stableJson } from './hash.ts';
 import type { BacktestResults } from './results.ts';
@@ -24,7 +25,8 @@ export interface ResultFiles {
 /** Returns the results' files (all but report.html). */
 export function resultFiles(r: BacktestResults): ResultFiles {
   const { orders, fills } = tableTexts(r);
-  const equity = toCsv(EQUITY_COLUMNS, r.equity);
+  // Equity is kept exact for the metrics; the file shows it at the currency's precision (a contract's PnL at its average entry carries 18 decimals).
+  const equity = toCsv(EQUITY_COLUMNS, r.equity.map((e) => ({ time: e.time, equity: new Decimal(e.equity).toDecimalPlaces(r.moneyDecimals).toFixed() })));
   const metricsJson = stableJson(r.metrics);
   const resultHash = sha256(orders, fills, equity, metricsJson);
   // Key order is fixed by this literal; the metrics' keys are sorted.

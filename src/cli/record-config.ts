@@ -43,7 +43,7 @@ export interface RecordPlan {
   readonly symbolsKey: string;
 }
 
-export const RECORD_USAGE = `Usage: npx bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade]
+export const RECORD_USAGE = `Usage: npx bhtrade record [CONFIG] [--venue embedded|REST_URL] [--ws WS_URL] [--symbols A,B] [--topics diffDepth,trade,index]
                           [--out DIR] [--duration 60s] [--rotate-bytes N] [--seed N]
 `;
 
@@ -59,7 +59,7 @@ the end of --duration. Format, keys and guarantees: docs/data.md.
   --venue V          embedded (the simulated venue in-process, no network) or a REST base URL
   --ws URL           WebSocket base URL of a real venue (default: the REST URL with ws:// or wss://)
   --symbols A,B      symbols to record (default with --venue embedded: every symbol it lists)
-  --topics T,U       market topics (default diffDepth,trade)
+  --topics T,U       market topics (default diffDepth,trade,index; index: a contract's index symbol's)
   --out DIR          folder of the files (default recordings)
   --duration D       stop by itself after D (500ms, 30s, 5m, 1h)
   --rotate-bytes N   close a file past N compressed bytes (default 67108864)

@@ -42,7 +42,9 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     }
     recorder = new MarketRecorder({ ...cfg, restUrl: rest, wsUrl: ws, dir: plan.out, clock, log, symbolsKey: plan.symbolsKey });
     await recorder.start();
-    stdout.write(`recording ${cfg.symbols.join(',')} [${cfg.topics.join(',')}] from ${rest} to ${plan.out}\n`);
+    const indexes = recorder.indexSymbols();
+    const withIndex = indexes.length === 0 ? '' : ` and the index of ${indexes.join(',')}`;
+    stdout.write(`recording ${cfg.symbols.join(',')} [${cfg.topics.filter((t) => t !== 'index').join(',')}]${withIndex} from ${rest} to ${plan.out}\n`);
   } catch (e) {
     await recorder?.stop().catch(() => undefined);
     await venue?.stop();

@@ -13,8 +13,8 @@ export const recordTopic = z.string().refine(
 /** The keys every recording has. */
 export const recordShape = {
   out: z.string().min(1).default('recordings').describe('folder the capture files are written to (created when missing), relative to the config file'),
-  topics: z.array(recordTopic).min(1, 'must list at least one topic').default(['diffDepth', 'trade'])
-    .describe('market topics recorded for every symbol; diffDepth versions are checked for gaps'),
+  topics: z.array(recordTopic).min(1, 'must list at least one topic').default(['diffDepth', 'trade', 'index'])
+    .describe('market topics recorded for every symbol (index: for each contract its index symbol, the mark of a backtest, and each symbol that is an index); diffDepth versions are checked for gaps'),
   rotateBytes: z.number().int().min(4096, 'must be at least 4096 (bytes)').default(64 * 1024 * 1024).describe('a capture file is closed past this many compressed bytes and the next one opened'),
   hourly: z.boolean().default(true).describe('open a new capture file at every UTC hour'),
   snapshotDepth: z.number().int().min(1, 'must be 1 to 100 (levels)').max(100, 'must be 1 to 100 (levels)').default(100).describe('levels of the REST depth snapshot fetched after a gap or reconnect'),

@@ -60,6 +60,8 @@ export class MarketRecorder {
   private readonly snapshotEveryMs: number;
   private stopping = false;
   private readonly contracts = new Set<string>();
+  /** Where the `index` topic is subscribed when it is asked for: the index symbol of each recorded contract (its mark in a backtest), and each recorded symbol that is some contract's index. */
+  private readonly indexed = new Set<string>();
   private link: WsLink | undefined;
   private writer: CaptureWriter | undefined;
   private instruments = '';
@@ -125,7 +127,19 @@ export class MarketRecorder {
     const unknown = this.o.symbols.filter((s) => !known.has(s));
     if (unknown.length > 0) throw new ConfigError(this.o.symbolsKey ?? 'record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
     for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
+    const indexes = new Set([...known.values()].flatMap((i) => (i.index === undefined ? [] : [i.index])));
+    for (const s of this.o.symbols) {
+      if (!this.o.topics.includes('index')) break;
+      const own = known.get(s)!.index;
+      if (own !== undefined && this.contracts.has(s)) this.indexed.add(own);
+      else if (indexes.has(s)) this.indexed.add(s);
+    }
     this.instruments = answer.text;
+  }
+
+  /** Returns the symbols whose index is recorded (known once started). */
+  indexSymbols(): string[] {
+    return [...this.indexed];
   }
 
   /** Closes the socket, waits for snapshots in flight and flushes and closes the file. */
@@ -175,10 +189,15 @@ export class MarketRecorder {
       this.mark(this.nanos(), 'reconnect', JSON.stringify({ attempt: this.opens - 1 }));
       this.log.warn({ attempt: this.opens - 1 }, 'market socket reconnected; frames between were not received');
     }
-    // One request per symbol and topic: the venue refuses a whole request for one unknown symbol.
+    // One request per symbol and topic: the venue refuses a whole request for one unknown symbol. The index topic exists only for
+    // index symbols (the venue refuses a contract's with an error frame): it goes to the contracts' indexes instead.
+    const sub = (symbol: string, topic: string): void => {
+      link.send(JSON.stringify({ symbol, topic, event: 'sub', params: { binary: false } }));
+    };
     for (const topic of this.o.topics) {
-      for (const symbol of this.o.symbols) link.send(JSON.stringify({ symbol, topic, event: 'sub', params: { binary: false } }));
+      if (topic !== 'index') for (const symbol of this.o.symbols) sub(symbol, topic);
     }
+    for (const symbol of this.indexed) sub(symbol, 'index');
     if (reconnect && this.o.topics.includes('diffDepth')) for (const s of this.o.symbols) this.snapshot(s, 'reconnect');
   }
 

@@ -83,7 +83,7 @@ describe('bhtrade record under kill -9', () => {
     ws.on('message', (d: Buffer) => seen.push({ ns: nowNs(), text: d.toString() }));
     ws.on('error', () => undefined);
     await new Promise<void>((resolve) => ws.once('open', () => resolve()));
-    for (const topic of ['diffDepth', 'trade']) ws.send(JSON.stringify({ symbol: 'BTCUSDT', topic, event: 'sub', params: { binary: false } }));
+    for (const topic of ['diffDepth', 'trade', 'index']) ws.send(JSON.stringify({ symbol: 'BTCUSDT', topic, event: 'sub', params: { binary: false } }));
 
     // Live frames (not the subscription's first push) both received, in the recorder's order.
     const live = (t: string): boolean => t.includes('"f":false') && t.includes('"symbol":"BTCUSDT"');

@@ -17,7 +17,7 @@ describe('bhtrade record arguments', () => {
   it('plans from flags alone: the embedded venue from the package config, defaults for the rest', () => {
     const p = planRecord(['--venue', 'embedded', '--symbols', 'BTCUSDT, ETHUSDT', '--out', join(tmp, 'o'), '--duration', '90s']);
     expect(p).toMatchObject({ venueConfig: PACKAGE_VENUE_CONFIG, out: join(tmp, 'o'), durationMs: 90_000 });
-    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT', 'ETHUSDT'], topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true });
+    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT', 'ETHUSDT'], topics: ['diffDepth', 'trade', 'index'], rotateBytes: 64 * 1024 * 1024, hourly: true });
     expect(planRecord(['--venue', 'https://api.example.com', '--symbols', 'X']).config.venue).toEqual({ rest: 'https://api.example.com', ws: 'wss://api.example.com' });
   });
 
@@ -32,7 +32,7 @@ describe('bhtrade record arguments', () => {
   it('reads a run config too: its venue, its strategies\' symbols, its record: section', () => {
     const p = planRecord([join(ROOT, 'config/default.yaml')]);
     expect(p).toMatchObject({ venueConfig: join(ROOT, 'config/venue.yaml'), out: join(ROOT, 'config/recordings') });
-    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade'] });
+    expect(p.config).toMatchObject({ venue: 'embedded', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade', 'index'] });
     const f = join(tmp, 'run.yaml');
     writeFileSync(f, `venue: embedded\nstrategies:\n  - { id: a, use: x.ts, symbols: [BTCUSDT] }\nrecord: { out: rec, symbols: [ETHUSDT], topics: [trade] }\n`);
     expect(planRecord([f])).toMatchObject({ out: join(tmp, 'rec'), config: { symbols: ['ETHUSDT'], topics: ['trade'] } });

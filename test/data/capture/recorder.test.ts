@@ -1,5 +1,5 @@
 // The market recorder against the simulated venue's real server on a virtual clock: depth and trade frames of each symbol as sent,
-// a diffDepth gap forced by the venue's fault marked and followed by a REST snapshot, a reconnect marked and followed by snapshots.
+// a diffDepth gap forced by the venue's fault marked and followed by a REST snapshot, a contract's index recorded on its index symbol, a reconnect marked and followed by snapshots.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +21,10 @@ afterEach(async () => {
   v = undefined;
 });
 
-function recorder(venue: Venue, dir: string, symbols: string[], virtualNs = false): MarketRecorder {
+function recorder(venue: Venue, dir: string, symbols: string[], virtualNs = false, topics = ['diffDepth', 'trade']): MarketRecorder {
   return new MarketRecorder({
     restUrl: venue.url, wsUrl: venue.ws, clock: venue.clock, dir, symbols,
-    topics: ['diffDepth', 'trade'], rotateBytes: 64 * 1024 * 1024, hourly: true, snapshotDepth: 100, diffVersions: 'contiguous',
+    topics, rotateBytes: 64 * 1024 * 1024, hourly: true, snapshotDepth: 100, diffVersions: 'contiguous',
     // Receive times from the virtual clock, where a test checks times against the venue's cadences.
     ...(virtualNs ? { nanos: () => BigInt(venue.clock.now()) * 1_000_000n } : {}),
   });
@@ -93,6 +93,23 @@ describe('MarketRecorder on the simulated venue', () => {
     expect(BigInt(snap.requestNs) >= lines[gapAt]!.ns && BigInt(snap.requestNs) <= lines[snapAt]!.ns).toBe(true);
     // The book the REST answer holds: what is left of the three resting sells.
     expect(snap.body.asks).toEqual([['0.05', '0.5'], ['0.06', '1'], ['0.07', '1']]);
+  });
+
+  it('records a contract\'s index on the index\'s own symbol (the venue has no index topic for a contract), with no error frame', async () => {
+    v = await startVenueOnClock();
+    const venue = v;
+    rec = recorder(venue, join(root, 'index'), ['BTC-SWAP-USDT'], false, ['trade', 'index']);
+    await rec.start();
+    const r = rec;
+    expect(r.indexSymbols()).toEqual(['BTCUSDT']);
+    venue.venue.backend.venue.setIndexPrice('BTCUSDT', '30000.5');
+    await until(venue.clock, 'first pushes and an index', () => r.stats().frames >= 3);
+    await r.stop();
+    const frames = (await readBack(r.files())).filter((l) => l.marker === undefined).map((l) => JSON.parse(l.frame) as { symbol?: string; topic?: string; code?: string });
+    expect(frames.filter((f) => f.code !== undefined)).toEqual([]);
+    expect(frames.filter((f) => f.topic === 'index').every((f) => f.symbol === 'BTCUSDT')).toBe(true);
+    expect(frames.some((f) => f.topic === 'index')).toBe(true);
+    expect(frames.some((f) => f.topic === 'trade' && f.symbol === 'BTC-SWAP-USDT')).toBe(true);
   });
 
   it('marks a reconnect, resubscribes, and records a REST snapshot of every symbol (contracts from the contract path)', async () => {

@@ -36,9 +36,11 @@ describe('record: in a run config', () => {
       await app.stop('test over');
     }
     const market = await readAll(await captureFiles(out, 'market'));
-    expect(JSON.parse(market[0]!.frame)).toMatchObject({ stream: 'market', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade'] });
+    expect(JSON.parse(market[0]!.frame)).toMatchObject({ stream: 'market', symbols: ['BTCUSDT'], topics: ['diffDepth', 'trade', 'index'] });
     const topics = new Set(market.filter((l) => !l.marker).map((l) => (JSON.parse(l.frame) as { topic: string }).topic));
-    expect([...topics].sort()).toEqual(['diffDepth', 'trade']);
+    // Book and trades surely; BTCUSDT's index (it is the contracts' index) whenever the venue has pushed one.
+    expect([...topics].filter((t) => t === 'diffDepth' || t === 'trade').sort()).toEqual(['diffDepth', 'trade']);
+    expect([...topics].filter((t) => t !== 'diffDepth' && t !== 'trade' && t !== 'index')).toEqual([]);
 
     const lines = await readAll(await captureFiles(out, 'orders'));
     expect(lines[0]!.marker).toBe('session');
@@ -65,6 +67,6 @@ describe('record: in a run config', () => {
     const base = { venue: 'embedded', strategies: [{ id: 'mm', use: 'x.ts', symbols: ['BTCUSDT'] }] };
     expect(() => parseRunConfig({ ...base, record: { topics: ['depths'] } })).toThrow(/^record\.topics\[0\]: must be one of trade/);
     expect(() => parseRunConfig({ ...base, record: { outDir: 'x' } })).toThrow(/^record\.outDir: unknown key/);
-    expect(parseRunConfig({ ...base, record: {} }).record).toMatchObject({ out: 'recordings', topics: ['diffDepth', 'trade'], orders: true, hourly: true });
+    expect(parseRunConfig({ ...base, record: {} }).record).toMatchObject({ out: 'recordings', topics: ['diffDepth', 'trade', 'index'], orders: true, hourly: true });
   });
 });

@@ -200,6 +200,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       if (m !== undefined) late.sample?.(m);
     },
   }, traded);
+  const marks = indexMarks(index, markets);
   // The run's results follow the first traded symbol; each other traded symbol gets results of its own (its account's equity in
   // its currency, marked at its recorded mark for a contract, mid or bar; its orders and fills alone): mixed, they would skew every metric.
   const main: RunMarket | undefined = markets[0];
@@ -289,7 +290,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       snapshotLevels: levels,
       readsUpdates: (symbol) => bus.reads('depthUpdate', symbol),
       markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
-      marks: indexMarks(index, markets),
+      marks,
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
         events = n;
@@ -332,7 +333,8 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const common = {
     name: o.configPath !== undefined ? basename(o.configPath, extname(o.configPath)) : 'backtest',
     configHash: o.hashWith === undefined ? fileHash : sha256(fileHash, o.hashWith),
-    dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol)))).digest('hex'),
+    // The data read: the replayed symbols' files, and the index tables of other symbols that mark a contract.
+    dataHash: createHash('sha256').update(JSON.stringify(index.files.filter((f) => replayed.includes(f.symbol) || (f.table === 'index' && marks.has(f.symbol))))).digest('hex'),
     seed: bt.seed,
   };
   const results = marketResults(main, mainRec, common);

@@ -165,6 +165,8 @@ describe('bhtrade backtest with contracts', () => {
     // A contract that names no index is marked at its book's mid (the flp is reached only when the book falls, at 5 min): the index rows are another symbol's.
     const unnamed = await run(catalog({ inst: INVERSE, books, marks, indexSymbol: 'BTCUSD', named: false }), INVERSE, params, settings, range);
     expect(unnamed.r.results.positions.at(-1)).toEqual({ time: D + 5 * 60_000, position: '0' });
+    // The data hash covers the index table read for the mark: the same contract files, read with and without it, hash apart.
+    expect(r.results.dataHash).not.toBe(unnamed.r.results.dataHash);
   }, 60_000);
 
   it('runs a linear round trip: PnL in USDT from the price move, less maker and taker fees', async () => {

@@ -127,12 +127,13 @@ export class MarketRecorder {
     const unknown = this.o.symbols.filter((s) => !known.has(s));
     if (unknown.length > 0) throw new ConfigError(this.o.symbolsKey ?? 'record.symbols', `the venue lists no ${unknown.join(', ')} (it has ${[...known.keys()].join(', ')})`);
     for (const s of this.o.symbols) if (known.get(s)!.kind !== 'spot') this.contracts.add(s);
-    const indexes = new Set([...known.values()].flatMap((i) => (i.index === undefined ? [] : [i.index])));
-    for (const s of this.o.symbols) {
-      if (!this.o.topics.includes('index')) break;
-      const own = known.get(s)!.index;
-      if (own !== undefined && this.contracts.has(s)) this.indexed.add(own);
-      else if (indexes.has(s)) this.indexed.add(s);
+    if (this.o.topics.includes('index')) {
+      const indexes = new Set([...known.values()].flatMap((i) => (i.index === undefined ? [] : [i.index])));
+      for (const s of this.o.symbols) {
+        const own = known.get(s)!.index;
+        if (own !== undefined && this.contracts.has(s)) this.indexed.add(own);
+        else if (indexes.has(s)) this.indexed.add(s);
+      }
     }
     this.instruments = answer.text;
   }

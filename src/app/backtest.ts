@@ -23,11 +23,11 @@ import { loadStrategy, parseParams, StrategyHost, type StrategyDefinition } from
 import { readCatalog } from '../data/catalog.ts';
 import { computeMetrics, queueModel, resultsFromLines, writeResults, type BacktestResults, type ResultFileName } from '../backtest/index.ts';
 import { ExchangeGateway } from '../backtest/run/exchange-gateway.ts';
-import { advanceClock, drive, type DrivenMarket } from '../backtest/run/drive.ts';
+import { advanceClock, drive } from '../backtest/run/drive.ts';
 import { catalogHistory } from '../backtest/run/history.ts';
 import { withOwnOrders } from '../backtest/run/own-overlay.ts';
 import type { LatencyModel } from '../backtest/exchange/latency.ts';
-import { buildMarkets, markSource, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
+import { buildMarkets, indexMarks, modeOf, type BacktestMode, type RunMarket } from '../backtest/run/markets.ts';
 import { TradeKlines } from '../backtest/run/trade-klines.ts';
 import type { KlineInterval } from '../model/enums.ts';
 import type { ReplayStats } from '../data/replay.ts';
@@ -189,23 +189,24 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     ...(bt.funding.rate === undefined ? {} : { fundingRate: bt.funding.rate }),
     onReport: (symbol, r) => late.gateway?.onReport(symbol, r),
     onAccountChange: (symbol) => {
-      const m = markets.find((x) => x.inst.symbol === symbol);
+      const m = marketOf.get(symbol);
       if (m === undefined) return;
       late.gateway?.accountEvents(m, clock.now());
       // A change in the wind-down after the data (the last reports coming in) is dated at the data's end, as the final equity is.
       recOf(symbol).positionAt(Math.min(clock.now(), late.end ?? Infinity), m.netPosition());
     },
     onBarClose: (symbol) => {
-      const m = markets.find((x) => x.inst.symbol === symbol);
+      const m = marketOf.get(symbol);
       if (m !== undefined) late.sample?.(m);
     },
   }, traded);
+  // The callbacks above run once the data does, after this is made.
+  const marketOf = new Map(markets.map((m) => [m.inst.symbol, m]));
   const marks = indexMarks(index, markets);
   // The run's results follow the first traded symbol; each other traded symbol gets results of its own (its account's equity in
   // its currency, marked at its recorded mark for a contract, mid or bar; its orders and fills alone): mixed, they would skew every metric.
   const main: RunMarket | undefined = markets[0];
   if (main === undefined) throw new ConfigError('strategies', 'no symbol to trade');
-  const marketOf = new Map(markets.map((m) => [m.inst.symbol, m]));
   const gateway = new ExchangeGateway(clock, markets, sink, {
     order: (r, req) => {
       if (marketOf.has(r.symbol)) recOf(r.symbol).order(r, req);
@@ -289,7 +290,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
       snapshotEveryUpdate: host.streams().some((s) => s.streams.depth === 'snapshot'),
       snapshotLevels: levels,
       readsUpdates: (symbol) => bus.reads('depthUpdate', symbol),
-      markets: new Map<string, DrivenMarket>(markets.map((m) => [m.inst.symbol, m])),
+      markets: marketOf,
       marks,
       ...(mode === 'bars' ? { tables: ['klines', 'funding', 'index', 'tickers'] as const } : {}),
       onEvent: (n) => {
@@ -418,17 +419,6 @@ interface AskedRange {
   readonly to: string | undefined;
   readonly fromKey: string;
   readonly toKey: string;
-}
-
-/** Returns the contracts marked at another symbol's recorded index (the index the catalog names for them), by that symbol. */
-function indexMarks(index: ReturnType<typeof readCatalog>, markets: readonly RunMarket[]): Map<string, RunMarket[]> {
-  const out = new Map<string, RunMarket[]>();
-  for (const m of markets) {
-    const source = markSource(index, m.inst.symbol);
-    if (source === undefined || source === m.inst.symbol) continue;
-    out.set(source, [...(out.get(source) ?? []), m]);
-  }
-  return out;
 }
 
 /** Returns the local-time range of a backtest in epoch ms: the given times, else the span of the replayed symbols' first table of `tables` that holds data (their books, else trades, else klines; klines in bar mode), else of all their data. */

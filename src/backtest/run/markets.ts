@@ -103,11 +103,22 @@ export async function buildMarkets(s: MarketSettings, traded: readonly string[])
  * mark prices under the contract), else the index the catalog names for it (our recordings store the index
  * under the index's symbol, BTCUSDT for BTC-SWAP-USDT); undefined when the catalog holds neither (the mark is the book's mid).
  */
-export function markSource(index: CatalogIndex, symbol: string): string | undefined {
+function markSource(index: CatalogIndex, symbol: string): string | undefined {
   const has = (s: string): boolean => index.files.some((f) => f.table === 'index' && f.symbol === s);
   if (has(symbol)) return symbol;
   const named = index.instruments[symbol]?.index;
   return named !== undefined && has(named) ? named : undefined;
+}
+
+/** Returns the contracts marked at another symbol's recorded index (the index the catalog names for them), by that symbol. */
+export function indexMarks(index: CatalogIndex, markets: readonly RunMarket[]): Map<string, RunMarket[]> {
+  const out = new Map<string, RunMarket[]>();
+  for (const m of markets) {
+    const source = markSource(index, m.inst.symbol);
+    if (source === undefined || source === m.inst.symbol) continue;
+    out.set(source, [...(out.get(source) ?? []), m]);
+  }
+  return out;
 }
 
 /** Returns the exchange of one market: the recorded L2 book, or the bar path in bar mode. */

@@ -1,12 +1,12 @@
 // `bhtrade parity`'s command line: its flags, and what it refuses at once with exit 2 naming the flag or key.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseParityArgs } from '../../../src/cli/parity.ts';
 import { ROOT } from '../scenario.ts';
+import { testDir } from '../../fixtures/temp-dir.ts';
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, [join(ROOT, 'bin/bhtrade.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -40,7 +40,7 @@ describe('bhtrade parity arguments', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npx bhtrade parity CONFIG /);
     expect(cli(['--help']).stdout).toContain('npx bhtrade parity CONFIG');
-    const dir = mkdtempSync(join(tmpdir(), 'bh-parity-cli-'));
+    const dir = testDir('bh-parity-cli-');
     const remote = join(dir, 'remote.yaml');
     writeFileSync(remote, 'venue: { rest: "http://127.0.0.1:1", ws: "ws://127.0.0.1:1", apiKey: k, secret: s }\nstrategies: [{ id: mm, use: x.ts, symbols: [BTCUSDT] }]\n');
     const r = cli(['parity', remote, '--duration', '1s', '--out', join(dir, 'out')]);

@@ -1,6 +1,5 @@
 // `bhtrade parity` end to end on a virtual clock: the market maker live on the embedded venue for 20 s of simulated time, recorded, backtested on the recording and compared; checks what must hold whatever the market did.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -12,13 +11,14 @@ import { VirtualClock } from '../../../src/core/clock.ts';
 import { Decimal } from '../../../src/core/fixed.ts';
 import { loadVenueConfig } from '../../../src/sim/server/config.ts';
 import { ROOT } from '../scenario.ts';
+import { testDir } from '../../fixtures/temp-dir.ts';
 
 const QTY = '0.002';
 const MAX_OPEN = 10;
 
 async function parityRun(): Promise<{ p: ParityResult; out: string; lines: string[] }> {
   const clock = new VirtualClock(1_700_000_000_000);
-  const out = mkdtempSync(join(tmpdir(), 'bh-parity-'));
+  const out = testDir('bh-parity-');
   const config = parseRunConfig({
     venue: 'embedded',
     strategies: [{ id: 'mm', use: '../strategies/market-maker.ts', symbols: ['BTCUSDT'], params: { quantity: QTY, spreadTicks: 6, requoteTicks: 2, refreshMs: 100, orderRate: { perSecond: 8, perMinute: 240 } } }],

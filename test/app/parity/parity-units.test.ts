@@ -1,6 +1,5 @@
 // The parts of a parity check on their own: the bot's resting size by level from its reports, each order's recorded latency, the fill matching with its causes, strategy timers on the live run's ticks, and when the live bot could have read what the venue sent in a stall.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { ownChanges, removeOwnOrders } from '../../../src/app/parity/own-book.ts
 import { arrivalsFromBook } from '../../../src/app/parity/refusals.ts';
 import { frameLine } from '../../../src/data/capture/line-format.ts';
 import { orderUpdateEvent, type OrderUpdateEvent } from '../../../src/model/index.ts';
+import { testDir } from '../../fixtures/temp-dir.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -52,7 +52,7 @@ describe('ownChanges', () => {
 
 describe('removeOwnOrders', () => {
   it('takes the bot\'s own taker fills out of the recorded trades (the backtest makes them itself), and keeps others\' trades, its maker fills\' among them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bh-own-'));
+    const dir = testDir('bh-own-');
     mkdirSync(join(dir, 'rec'));
     const trade = (v: string, p: string): Record<string, unknown> => ({ v, t: T0, p, q: '0.002', m: false });
     const frame = { symbol: 'BTCUSDT', topic: 'trade', params: { binary: false }, data: [trade('7', '30000.1'), trade('8', '30000.2'), trade('9', '30000.3')], f: false };
@@ -349,7 +349,7 @@ describe('streamDelay', () => {
 
 describe('removeOwnOrders receive times', () => {
   it('moves a frame stamped before the venue sent it to the venue\'s time, and holds one sent in a stall until the tick fired', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bh-own-'));
+    const dir = testDir('bh-own-');
     mkdirSync(join(dir, 'rec'));
     const diff = (t: number, v: string): string => JSON.stringify({ symbol: 'BTCUSDT', topic: 'diffDepth', params: { binary: false }, data: [{ e: 0, t, s: 'BTCUSDT', v, b: [['30000.1', '0.5']], a: [] }], f: false });
     const ns = (ms: number): bigint => BigInt(ms) * 1_000_000n;
@@ -397,7 +397,7 @@ describe('aheadGone', () => {
     report({ side: 'SELL', price: '30000.1', status: 'FILLED', executedQty: '0.002', lastQty: '0.002', lastPrice: '30000.1', tradeId: '50', maker: true, ts: T0 + 100 }),
   ];
   const run = async (firstQty: string): Promise<{ times: bigint[]; frames: string[]; moved: number }> => {
-    const dir = mkdtempSync(join(tmpdir(), 'bh-queue-'));
+    const dir = testDir('bh-queue-');
     mkdirSync(join(dir, 'rec'));
     writeFileSync(join(dir, 'rec', 'market-20231114T221320Z-0000.cap.gz'), gzipSync(
       frameLine(ns(T0), diff(T0, '1_1', firstQty)) + frameLine(ns(T0 + 10), diff(T0 + 10, '2_1', '0.007')) + frameLine(ns(T0 + 100), trade(T0 + 100, '50')) + frameLine(ns(T0 + 101), diff(T0 + 101, '3_1', '0')),

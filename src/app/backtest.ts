@@ -182,7 +182,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   // A recorder per traded symbol: each symbol is an account of its own, in its own currency, and gets results of its own.
   const recs = new Map(traded.map((symbol) => [symbol, new Recorder()]));
   const recOf = (symbol: string): Recorder => recs.get(symbol)!;
-  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: (m: RunMarket) => void; end?: number } = {};
+  const late: { gateway?: ExchangeGateway; executor?: OrderExecutor; sample?: (m: RunMarket) => void; barClosed?: () => void; end?: number } = {};
   const markets = await buildMarkets({
     clock, catalog: catalogDir, index, mode, balances, fees: bt.fees, latency: bt.latency, queue: queueModel(bt.queue), seed: bt.seed,
     ...(o.latency ? { latencyOf: o.latency } : {}),
@@ -198,6 +198,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     onBarClose: (symbol) => {
       const m = marketOf.get(symbol);
       if (m !== undefined) late.sample?.(m);
+      late.barClosed?.();
     },
   }, traded);
   // The callbacks above run once the data does, after this is made.
@@ -222,10 +223,12 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const portfolio = new Portfolio(instruments, (orderId) => late.executor?.store.byVenueId(orderId)?.strategyId);
   const exec = new OrderExecutor({
     gateway, bus, clock, gate, portfolio, instruments, ids: new ClientOrderIds('bh', 'bt'), logger: log.child({ component: 'executor' }),
-    reconcile: { everyMs: cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
+    // Bar mode reconciles at bar closes (below): between a bar's points nothing changes, and a timer of 30 s made an hourly run reconcile 120 times a bar.
+    reconcile: { everyMs: mode === 'bars' ? 0 : cfg.reconcile.every, unknownOrders: cfg.reconcile.unknownOrders },
     history: { maxOrders: cfg.orderHistory.maxOrders, maxAgeMs: cfg.orderHistory.maxAge },
   });
   late.executor = exec;
+  if (mode === 'bars') late.barClosed = barReconciliation(clock, cfg.reconcile.every, () => void exec.reconcile());
   const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
   const history = catalogHistory(catalogDir, clock, replayed);
   const failed: StrategyFailure[] = [];
@@ -491,4 +494,15 @@ function lastAtItsTime<T extends { readonly time: number }>(points: T[]): T[] {
 function decimalsOf(step: string): number {
   const dot = step.indexOf('.');
   return dot < 0 ? 0 : step.length - dot - 1;
+}
+
+/** Returns what a bar close calls in bar mode: `reconcile` at the first close at least `everyMs` after the last one (or the start). */
+export function barReconciliation(clock: Clock, everyMs: number, reconcile: () => void): () => void {
+  let last = clock.now();
+  return () => {
+    const now = clock.now();
+    if (now - last < everyMs) return;
+    last = now;
+    reconcile();
+  };
 }

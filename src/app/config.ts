@@ -72,7 +72,7 @@ const orderHistoryOptions = z.strictObject({
 });
 
 const reconcileOptions = z.strictObject({
-  every: duration.prefault('30s').describe('period of the reconciliation against the venue'),
+  every: duration.prefault('30s').describe('period of the reconciliation against the venue; a bar-mode backtest reconciles at the first bar close at least this long after the last'),
   unknownOrders: z.enum(['adopt', 'cancel']).default('cancel').describe('what to do with open orders the bot did not place: adopt (track them; a graceful stop leaves them working and logs their ids) or cancel'),
 });
 

@@ -1,10 +1,12 @@
 // `bhtrade backtest` in bar mode through the command's runner: a catalog of klines only drives the bar path (open, the nearer extreme first), limits fill at their price when touched, stops at the trigger or at the open across a gap, and each bar reaches the strategy at its close; and the committed example on 6 weeks of real hourly klines.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBacktest } from '../../../src/app/backtest.ts';
+import { parse } from 'yaml';
+import { barReconciliation, runBacktest } from '../../../src/app/backtest.ts';
 import { loadRunConfig, parseRunConfig } from '../../../src/app/config.ts';
+import { VirtualClock } from '../../../src/core/clock.ts';
 import { resultFiles } from '../../../src/backtest/index.ts';
 import { CatalogWriter } from '../../../src/data/catalog.ts';
 import { ConvertReport } from '../../../src/data/report.ts';
@@ -104,4 +106,31 @@ describe('bhtrade backtest in bar mode', () => {
     // Every fill is a taker fill at some bar's open, 100 ms after it (50 ms each way): the IOC orders sent at a close.
     for (const f of a.results.fills) expect(f.time % H).toBe(100);
   }, 120_000);
+});
+
+describe('reconciliation in bar mode', () => {
+  it('runs at the first bar close at least reconcile.every after the last: once a bar on hourly data, once in 30 s on bars of 10 s', () => {
+    const clock = new VirtualClock(D);
+    const at: number[] = [];
+    const closed = barReconciliation(clock, 30_000, () => at.push(clock.now() - D));
+    for (let i = 1; i <= 3; i++) {
+      clock.advanceToSync(D + i * H);
+      closed();
+    }
+    expect(at).toEqual([H, 2 * H, 3 * H]);
+    at.length = 0;
+    for (let s = 10; s <= 90; s += 10) {
+      clock.advanceToSync(D + 3 * H + s * 1000);
+      closed();
+    }
+    expect(at).toEqual([3 * H + 30_000, 3 * H + 60_000, 3 * H + 90_000]);
+  });
+
+  it('gives the committed hourly example the same results with reconcile.every 30 s and 1 h', async () => {
+    const { config, baseDir } = loadRunConfig(join(ROOT, 'config/backtest-bars.yaml'));
+    const hourly = parseRunConfig({ ...parse(readFileSync(join(ROOT, 'config/backtest-bars.yaml'), 'utf8')) as object, reconcile: { every: '1h' } });
+    const [a, b] = [await runBacktest({ config, baseDir }), await runBacktest({ config: hourly, baseDir })];
+    expect(resultFiles(b.results)['fills.csv']).toBe(resultFiles(a.results)['fills.csv']);
+    expect(resultFiles(b.results)['equity.csv']).toBe(resultFiles(a.results)['equity.csv']);
+  });
 });

@@ -38,6 +38,8 @@ import { feedSource, makeSubmit } from './submit.ts';
 import { followPrices } from './prices.ts';
 import { snapshotLevels } from './market-streams.ts';
 import { strategyView } from './views.ts';
+import { strategySummaries, tallyRun } from './run-summary.ts';
+import { formatSummary, type StrategySummary } from './summary.ts';
 import { Recorder } from './backtest-recorder.ts';
 
 /** What a caller (the CLI, a test, the bench) may override. */
@@ -89,6 +91,8 @@ export interface BacktestRun {
   readonly unpriced: readonly string[];
   /** Klines a strategy asked for and never got: the data held none of that symbol and interval in the range. */
   readonly unservedKlines: readonly { readonly strategy: string; readonly symbol: string; readonly interval: string }[];
+  /** Each strategy's summary at the end (orders, fills, volume and fees per symbol, PnL from its own book, positions left): what a live run ends with. */
+  readonly strategies: readonly StrategySummary[];
 }
 
 /** How a strategy's failure is told: which, when in simulated time, the error and where it was thrown. */
@@ -230,13 +234,16 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   late.executor = exec;
   if (mode === 'bars') late.barClosed = barReconciliation(clock, cfg.reconcile.every, () => void exec.reconcile());
   const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
+  const tally = tallyRun(exec);
+  const symbolsOf = (id: string): readonly string[] => cfg.strategies.find((s) => s.id === id)?.symbols ?? [];
+  let strategies: StrategySummary[] = [];
   const history = catalogHistory(catalogDir, clock, replayed);
   const failed: StrategyFailure[] = [];
   const host = new StrategyHost({
     bus, clock: o.strategyClock?.(clock) ?? clock, log, instruments, runTag: 'bt',
     submit: makeSubmit(exec),
     history,
-    portfolio: (id) => strategyView(views, id, cfg.strategies.find((s) => s.id === id)?.symbols ?? []),
+    portfolio: (id) => strategyView(views, id, symbolsOf(id)),
     orders: feedSource(exec),
     // The exchange charges the backtest's rates; strategies read the same ones.
     fees: (symbol) => (instruments.has(symbol) ? { maker: bt.fees.maker, taker: bt.fees.taker } : undefined),
@@ -319,6 +326,9 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
     await fillsRead;
     host.finish();
     sample(end);
+    // As a live run ends: each strategy's orders, fills, fees and PnL (from its own book, at the last marks), in log.jsonl.
+    strategies = strategySummaries(tally, views, host.status(), symbolsOf, instruments);
+    for (const [n, line] of formatSummary(strategies).entries()) log.info({ summary: strategies[n] }, line);
   } catch (err) {
     for (const r of recs.values()) r.discard();
     throw err;
@@ -355,7 +365,7 @@ export async function runBacktest(loaded: LoadedConfig, o: BacktestOptions = {})
   const unservedKlines = host.streams().flatMap((s) => s.streams.klines.flatMap((interval) => s.symbols
     .filter((symbol) => !klinesSeen.has(`${symbol} ${interval}`)).map((symbol) => ({ strategy: s.id, symbol, interval }))));
   for (const u of unservedKlines) log.warn(u, `strategy ${u.strategy} asked for ${u.interval} klines of ${u.symbol} and got none: the data held none in the range`);
-  return { results, others, unpriced, replay: stats, events, range, mode, failed, traded, unservedKlines };
+  return { results, others, unpriced, replay: stats, events, range, mode, failed, traded, unservedKlines, strategies };
 }
 
 /** One traded symbol's results as written: the results, their folder and their files. */

@@ -12,7 +12,7 @@ import { EventBus } from '../bus/index.ts';
 import { instrumentsOf, type BusEvent, type Instrument } from '../model/index.ts';
 import { RiskGate } from '../risk/index.ts';
 import { OrderExecutor } from '../execution/executor.ts';
-import { isTerminal, isWorking } from '../execution/order-state.ts';
+import { isWorking } from '../execution/order-state.ts';
 import { Portfolio } from '../execution/portfolio/portfolio.ts';
 import { VenueRestClient } from '../venue/rest-client.ts';
 import { RestGateway } from '../venue/gateway.ts';
@@ -28,7 +28,8 @@ import { startRunRecording } from '../data/capture/run-recording.ts';
 import { feedSource, makeSubmit } from './submit.ts';
 import { restHistory } from './history.ts';
 import { subscribeStreams } from './market-streams.ts';
-import { formatSummary, RunTally, type StrategySummary } from './summary.ts';
+import { formatSummary, type StrategySummary } from './summary.ts';
+import { strategySummaries, tallyRun } from './run-summary.ts';
 import { statusLines, strategyView } from './views.ts';
 
 /** How a caller (the CLI or a test) runs a config. */
@@ -106,16 +107,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
     });
     late.executor = exec;
     const views = { portfolio, feed: exec.feed, books: exec.books, instruments };
-    // Tallied as they happen: the summary does not depend on how long finished orders are kept.
-    const tally = new RunTally();
-    // An order counts once it is placed; one that ends never having reached the venue (outcome not-placed) does not, as the venue's own count has no such order.
-    exec.on((ev) => {
-      if (ev.type === 'order' && !ev.order.adopted) {
-        if (ev.from === undefined) tally.order(ev.order.strategyId);
-        const ended = ev.from === 'FILLED' || ev.from === 'CANCELED' || ev.from === 'REJECTED';
-        if (!ended && ev.order.outcome === 'not-placed' && isTerminal(ev.order.phase)) tally.unsent(ev.order.strategyId);
-      } else if (ev.type === 'fill') tally.fill(ev.fill);
-    });
+    const tally = tallyRun(exec);
     const sink = (ev: BusEvent): void => bus.publish(ev);
     const ticks = Object.fromEntries([...instruments.values()].map((i) => [i.symbol, i.tickSize]));
     const market = new MarketWsClient({ wsUrl: endpoint.ws, clock, sink, log: log.child({ component: 'market' }), ticks });
@@ -155,8 +147,7 @@ export async function startApp(loaded: LoadedConfig, opts: StartOptions = {}): P
 
     const lines = () => statusLines(views, host.status(), symbolsOf);
     const status = (): string => formatStatus(lines());
-    // The summary reads each strategy's net PnL in its accounting asset, and in each asset that has no price to it.
-    const summary = (): readonly StrategySummary[] => tally.summary(lines().map((l) => ({ ...l, pnl: Object.fromEntries([l.pnl, ...l.otherPnl].map((p) => [p.asset, p.net])) })), instruments);
+    const summary = (): readonly StrategySummary[] => strategySummaries(tally, views, host.status(), symbolsOf, instruments);
     const statusTimer: TimerHandle = clock.setInterval(() => log.info(status()), cfg.status.every);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });

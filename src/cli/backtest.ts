@@ -10,6 +10,7 @@ import { metricRows } from '../backtest/report/html.ts';
 import { argsAndConfig, checkCatalog, configAndOptions, outProblem, timeOption } from './load-config.ts';
 import { Progress } from './progress.ts';
 import { RunLog } from '../app/run-log.ts';
+import { formatSummary } from '../app/summary.ts';
 import { sweepCommand } from './sweep.ts';
 
 const USAGE = 'Usage: npx bhtrade backtest CONFIG [--data CATALOG] [--from T] [--to T] [--out DIR] [--sweep PATH=VALUES]... [--workers N] [--rank METRIC]\n';
@@ -121,6 +122,8 @@ export async function backtestCommand(argv: readonly string[]): Promise<number> 
   // Each other traded symbol is an account of its own, in its own currency: its results are written and shown apart.
   for (const w of more) lines.push(`${w.results.symbol} (also traded, an account of its own):`, ...summaryRows(w.results), resultsLine(w));
   for (const s of run.unpriced) lines.push(`${s} (also traded): no results, no book or trade of ${s} in the range gave a price to mark its equity at`);
+  // Several strategies share the accounts above: each one's own part, as a live run ends.
+  if (run.strategies.length > 1) lines.push('per strategy (its own orders and fills, and its PnL from its own book at the last marks; Net PnL above is the account\'s, the starting balances\' move included):', ...formatSummary(run.strategies).map((l) => `  ${l}`));
   lines.push(log.describe());
   stdout.write(`${lines.join('\n')}\n`);
   for (const f of run.failed) stderr.write(`bhtrade backtest: ${failureText(f)}\n`);

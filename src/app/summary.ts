@@ -4,7 +4,7 @@
  * the figures do not depend on how long finished orders are kept); PnL and positions are read at the
  * end from whatever the app's portfolio offers, through the small interfaces below.
  */
-import { Decimal, scaleOf } from '../core/fixed.ts';
+import { Decimal, DecimalSum, mulScaled, roundToDecimal, scaledOfAny, scaleOf } from '../core/fixed.ts';
 import type { Instrument } from '../model/index.ts';
 import { signed } from './status.ts';
 
@@ -28,12 +28,13 @@ export interface SummaryStrategy {
   readonly positions: readonly { readonly symbol: string; readonly qty: string; readonly unit: string }[];
 }
 
+/** Sums kept in scaled integers (a fill is counted on every fill), each as decimal.js would add it. */
 interface SymbolTally {
   fills: number;
-  qty: Decimal;
+  readonly qty: DecimalSum;
   /** Σ price × qty (spot and linear: quote asset; inverse: price × contracts, not shown). */
-  notional: Decimal;
-  fees: Map<string, Decimal>;
+  readonly notional: DecimalSum;
+  readonly fees: Map<string, DecimalSum>;
 }
 
 /** One strategy's summary. */
@@ -66,11 +67,14 @@ export class RunTally {
     let bySymbol = this.fills.get(id);
     if (!bySymbol) this.fills.set(id, (bySymbol = new Map()));
     let t = bySymbol.get(f.symbol);
-    if (!t) bySymbol.set(f.symbol, (t = { fills: 0, qty: new Decimal(0), notional: new Decimal(0), fees: new Map() }));
+    if (!t) bySymbol.set(f.symbol, (t = { fills: 0, qty: new DecimalSum(), notional: new DecimalSum(), fees: new Map() }));
     t.fills += 1;
-    t.qty = t.qty.plus(f.qty);
-    t.notional = t.notional.plus(new Decimal(f.price).times(f.qty));
-    t.fees.set(f.feeAsset, (t.fees.get(f.feeAsset) ?? new Decimal(0)).plus(f.fee));
+    const qty = scaledOfAny(f.qty, 'qty');
+    t.qty.add(qty);
+    t.notional.add(roundToDecimal(mulScaled(scaledOfAny(f.price, 'price'), qty)));
+    let fee = t.fees.get(f.feeAsset);
+    if (fee === undefined) t.fees.set(f.feeAsset, (fee = new DecimalSum()));
+    fee.addText(f.fee, 'fee');
   }
 
   /** Returns the summary of each strategy (and of unattributed fills, when there were any). */
@@ -81,13 +85,14 @@ export class RunTally {
       const bySymbol = this.fills.get(id) ?? new Map<string, SymbolTally>();
       const fees = new Map<string, Decimal>();
       const symbols = [...bySymbol].map(([symbol, t]) => {
-        for (const [asset, v] of t.fees) fees.set(asset, (fees.get(asset) ?? new Decimal(0)).plus(v));
+        for (const [asset, v] of t.fees) fees.set(asset, (fees.get(asset) ?? new Decimal(0)).plus(v.value()));
         const inst = instruments.get(symbol);
         const unit = inst === undefined ? '' : inst.kind === 'spot' ? inst.baseAsset : 'contracts';
-        const volume = inst === undefined ? t.qty.toFixed() : t.qty.toDecimalPlaces(scaleOf(inst.stepSize)).toFixed();
+        const qty = t.qty.value();
+        const volume = inst === undefined ? qty.toFixed() : qty.toDecimalPlaces(scaleOf(inst.stepSize)).toFixed();
         // Notional in the quote asset where price × quantity is one (spot; linear contracts with their multiplier).
         const quoted = inst !== undefined && inst.kind !== 'inverse';
-        const notional = quoted ? t.notional.times(inst.multiplier).toFixed(scaleOf(inst.tickSize), Decimal.ROUND_HALF_EVEN) : undefined;
+        const notional = quoted ? t.notional.value().times(inst.multiplier).toFixed(scaleOf(inst.tickSize), Decimal.ROUND_HALF_EVEN) : undefined;
         return { symbol, fills: t.fills, volume, unit, ...(notional === undefined ? {} : { notional, quote: inst!.quoteAsset }) };
       });
       return {

@@ -24,9 +24,13 @@ export function tradeStats(pnls: readonly string[]): TradeStats {
   return t.stats();
 }
 
+/** An amount as the accounts give it: a text, a decimal.js value, or a scaled integer (the ledger's own amounts, with no text made). */
+export type TripAmount = Decimal | string | Scaled;
+
 /** Returns an amount exactly, as a scaled integer. */
-function exact(a: Decimal | string): Scaled {
-  return scaledOfAny(typeof a === 'string' ? a : a.toFixed(), 'amount');
+function exact(a: TripAmount): Scaled {
+  if (typeof a === 'string') return scaledOfAny(a, 'amount');
+  return Decimal.isDecimal(a) ? scaledOfAny(a.toFixed(), 'amount') : a;
 }
 
 /** Follows the net position and what is realized, and totals each trip when it closes (in scaled integers, each sum rounded as decimal.js rounds it: the accounts call it on every fill). */
@@ -40,7 +44,7 @@ export class RoundTrips {
   private grossLoss: Scaled = SCALED_ZERO;
 
   /** Adds an amount realized while a trip is open or opening (PnL, a fee as a negative amount, funding). */
-  realize(amount: Decimal | string): void {
+  realize(amount: TripAmount): void {
     this.realized = roundToDecimal(addScaled(this.realized, exact(amount)));
   }
 
@@ -50,7 +54,7 @@ export class RoundTrips {
    * makes of its size (held / (held + after), exact to the ledger's 18 decimals) and opens the next trip
    * with the rest: the quantity that opens the next trip is not charged to the one it closed.
    */
-  fill(flow: Decimal | string, after: Decimal | string): void {
+  fill(flow: TripAmount, after: TripAmount): void {
     const next = exact(after);
     const held = this.position;
     if (held.units === 0n || next.units === 0n || next.units < 0n === held.units < 0n) {
@@ -58,7 +62,7 @@ export class RoundTrips {
       this.positionAfter(after);
       return;
     }
-    const whole = typeof flow === 'string' ? new Decimal(flow) : flow;
+    const whole = typeof flow === 'string' ? new Decimal(flow) : Decimal.isDecimal(flow) ? flow : scaledDecimal(flow);
     const h = scaledDecimal(held).abs();
     const closing = whole.mul(h).div(h.plus(scaledDecimal(next).abs())).toDecimalPlaces(AMOUNT_SCALE, Decimal.ROUND_DOWN);
     this.realize(closing);
@@ -68,7 +72,7 @@ export class RoundTrips {
   }
 
   /** Notes the net position after a change that realized nothing more (a liquidation's loss was realized before); the trip ends when it comes back to zero. */
-  positionAfter(after: Decimal | string): void {
+  positionAfter(after: TripAmount): void {
     const next = exact(after);
     const held = this.position.units;
     if (held !== 0n && (next.units === 0n || next.units < 0n !== held < 0n)) {
@@ -79,7 +83,7 @@ export class RoundTrips {
   }
 
   /** Counts one closed trip of `pnl`. */
-  close(pnl: Decimal | string): void {
+  close(pnl: TripAmount): void {
     this.closeTrip(exact(pnl));
   }
 

@@ -10,7 +10,7 @@ import { checkLeverage, FundingSchedule, IndexPrices, liquidateCrossed, pnl, typ
 import { ContractDesk } from '../../sim/engine/contract.ts';
 import { EngineCore } from '../../sim/engine/core.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
-import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
+import { fmtAmount, ledgerAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import type { FeeRates } from '../../sim/ledger/types.ts';
 import { RoundTrips } from '../trades.ts';
@@ -123,11 +123,11 @@ export class ContractAccount implements ExchangeAccount {
       const release = lots >= x.leavesLots ? h.margin : (h.margin * BigInt(lots)) / BigInt(x.leavesLots);
       const r = this.positions.openFill({ accountId: this.accountId, symbol: this.symbol, side: side === 'BUY_OPEN' ? 'LONG' : 'SHORT', qty, price, leverage: toAmount(x.req.leverage ?? '', 'leverage'), isMaker, release });
       h.margin -= release;
-      this.trips.fill(fmtAmount(-r.fee), this.netPosition());
+      this.trips.fill(ledgerAmount(-r.fee), this.netPosition());
       return { fee: fmtAmount(r.fee), feeAsset: this.token };
     }
     const r = this.positions.closeFill({ accountId: this.accountId, symbol: this.symbol, side: closes(side), qty, price, isMaker, reserved: true });
-    this.trips.fill(fmtAmount(r.pnl - r.fee), this.netPosition());
+    this.trips.fill(ledgerAmount(r.pnl - r.fee), this.netPosition());
     return { fee: fmtAmount(r.fee), feeAsset: this.token };
   }
 
@@ -152,7 +152,7 @@ export class ContractAccount implements ExchangeAccount {
     const done = liquidateCrossed(this.positions, this.symbol, this.mark);
     this.liquidations.push(...done);
     // A liquidation loses the position's margin: the trip ends with that loss.
-    for (const l of done) this.trips.realize(fmtAmount(-l.margin));
+    for (const l of done) this.trips.realize(ledgerAmount(-l.margin));
     if (done.length > 0) {
       this.trips.positionAfter(this.netPosition());
       this.o.onChange?.();
@@ -174,7 +174,7 @@ export class ContractAccount implements ExchangeAccount {
           if (p.accountId !== this.accountId) continue;
           if (p.amount < 0n) this.fundingPaid -= p.amount;
           else this.fundingReceived += p.amount;
-          this.trips.realize(fmtAmount(p.amount));
+          this.trips.realize(ledgerAmount(p.amount));
         }
         this.o.onChange?.();
       },

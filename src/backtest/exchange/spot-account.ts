@@ -8,7 +8,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { EngineCore } from '../../sim/engine/core.ts';
 import type { SimInstrument } from '../../sim/engine/instruments.ts';
-import { fmtAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
+import { fmtAmount, ledgerAmount, toAmount, type Amount } from '../../sim/ledger/amount.ts';
 import { Ledger } from '../../sim/ledger/ledger.ts';
 import { RoundTrips } from '../trades.ts';
 import { BACKTEST_FLOWS, type AccountOrder, type ExchangeAccount, type FillSettlement } from './account.ts';
@@ -96,7 +96,7 @@ export class SpotAccount implements ExchangeAccount {
     this.held.set(x.orderId, held - release);
     // A buyer's base fee is already in the trip: it has that much less base to sell.
     this.net += buy ? qty - r.buyerFee : -qty;
-    this.trips.fill(fmtAmount(buy ? -r.quoteQty : r.quoteQty - r.sellerFee), fmtAmount(this.net));
+    this.trips.fill(ledgerAmount(buy ? -r.quoteQty : r.quoteQty - r.sellerFee), ledgerAmount(this.net));
     return buy ? { fee: fmtAmount(r.buyerFee), feeAsset: this.base } : { fee: fmtAmount(r.sellerFee), feeAsset: this.quote };
   }
 

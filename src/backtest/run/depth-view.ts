@@ -4,26 +4,22 @@ import { SIDE } from '../../data/tables.ts';
 import { depthSnapshotEvent, depthUpdateEvent, type BusEvent, type DepthBatchEvent, type Level } from '../../model/index.ts';
 
 /**
- * One side of the view: levels best first, and their prices in ticks. A message's changes are merged
- * into a new list in one pass (no insertion per level). Uncapped, the list a snapshot event was given is
- * never written again, so events share it instead of copying it; capped, the whole side is merged into
- * one of two lists kept for it and an event gets a copy of the first `cap` levels only, or the previous
- * event's copy again when none of those levels changed. Below the cap a level gets its text only once
- * it rises into the shown part: most of a deep book's changes are never shown.
+ * One side of the view: its prices in ticks and lots best first, and the text of the levels an event
+ * shows (all of them uncapped, the first `cap` capped). A message's changes are merged into new lists in
+ * one pass (no insertion per level), and the shown levels into a new list only when one of them changed:
+ * a list given to an event is never written again, so events share it instead of copying it. A level
+ * gets its text only once it is shown: most of a deep book's changes never are.
  */
 class ViewSide {
-  /** Capped, a slot at or past the cap may hold no text yet (undefined): shown() makes it when it rises into view. */
-  private levels: (Level | undefined)[] = [];
-  /** Capped: the list the next merge is written into (the one before the current). */
-  private spareLevels: (Level | undefined)[] = [];
-  /** The prices of `levels` in ticks and their lots, index for index (the first `levels.length`); the spares are the buffers the next list is made in. */
+  /** The text of the shown levels (the first min(cap, length) slots), the list the last event got or the next one gets. */
+  private levels: Level[] = [];
+  /** The side's length (slots of `prices` and `lots` in use). */
+  private len = 0;
+  /** The prices in ticks and lots, best first; the spares are the buffers the next lists are made in. */
   private prices = new Float64Array(1024);
   private spare = new Float64Array(1024);
   private lots = new Float64Array(1024);
   private spareLots = new Float64Array(1024);
-  /** Capped: what the last snapshot event showed, and the first slot the last apply changed (no change above it: that list is shown again). */
-  private lastShown: Level[] | undefined;
-  private firstChange = 0;
   /** The current message's changes to this side (the first `n`): price in ticks, lots (0 removes) and level, in message order. */
   private n = 0;
   private cPrice = new Float64Array(64);
@@ -33,24 +29,15 @@ class ViewSide {
   private order = new Int32Array(64);
   /** The sorted changes' prices times the side's direction (ascending is best first), beside `order`. */
   private key = new Float64Array(64);
-  /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the list itself. */
+  /** Where each slot of the next list comes from (see apply); buffers are reused, never shrunk: no allocation per message but the shown list. */
   private from = new Int32Array(1024);
 
   /** dir 1: asks (lowest best); -1: bids (highest best). `cap`: the most levels an event shows (Infinity: all). */
   constructor(private readonly dir: 1 | -1, private readonly cap: number) {}
 
-  /** The levels a snapshot event shows now: the side's list itself (uncapped), or its first `cap` (the last event's list when they did not change). */
-  shown(text: LevelText): Level[] {
-    if (this.cap === Infinity) return this.levels as Level[];
-    const n = Math.min(this.cap, this.levels.length);
-    const last = this.lastShown;
-    if (last !== undefined && last.length === n && this.firstChange >= n) return last;
-    const out = new Array<Level>(n);
-    const levels = this.levels;
-    for (let o = 0; o < n; o++) out[o] = levels[o] ?? (levels[o] = text.level(this.prices[o]!, this.lots[o]!));
-    this.lastShown = out;
-    this.firstChange = n;
-    return out;
+  /** The levels an event shows now. */
+  shown(): Level[] {
+    return this.levels;
   }
 
   /** Adds a change; `level` is its text when the message's update was made (shared with it), else apply makes it. */
@@ -74,10 +61,10 @@ class ViewSide {
   }
 
   /**
-   * Applies the message's changes (a snapshot's replace every level) and makes the side's new list. With
-   * `text` the changed levels are made here (only those the list keeps); without, change() was given them.
+   * Applies the message's changes (a snapshot's replace every level) and makes the side's new lists. `given`:
+   * change() was given the changes' text; `text` makes the rest of what is shown.
    */
-  apply(replace: boolean, text: LevelText | undefined): void {
+  apply(replace: boolean, text: LevelText, given: boolean): void {
     const n = this.n;
     if (n === 0 && !replace) return;
     this.n = 0;
@@ -97,18 +84,18 @@ class ViewSide {
       key[k] = q;
       order[k] = j;
     }
-    const oldL = this.levels;
     const oldP = this.prices;
     const oldLots = this.lots;
-    const m = replace ? 0 : oldL.length;
+    const m = replace ? 0 : this.len;
     if (this.spare.length < m + n) {
       this.spare = new Float64Array(2 * (m + n));
       this.spareLots = new Float64Array(2 * (m + n));
       this.from = new Int32Array(2 * (m + n));
     }
-    // The merge runs on prices; each new slot notes where its level comes from (an old slot, or change j as ~j),
-    // and the list is then made at its length: one allocation, written while it is new.
+    // The merge runs on prices and lots; each new slot notes where it comes from (an old slot, or change j as ~j).
     const prices = this.spare;
+    const lots = this.spareLots;
+    const cLots = this.cLots;
     const from = this.from;
     let out = 0;
     let i = 0;
@@ -118,50 +105,46 @@ class ViewSide {
       if (k + 1 < n && cp[order[k + 1]!] === p) continue;
       while (i < m && (oldP[i]! - p) * dir < 0) {
         from[out] = i;
+        lots[out] = oldLots[i]!;
         prices[out++] = oldP[i++]!;
       }
       if (i < m && oldP[i] === p) i++;
-      if (this.cLots[j] !== 0) {
+      const q = cLots[j]!;
+      if (q !== 0) {
         from[out] = ~j;
+        lots[out] = q;
         prices[out++] = p;
       }
     }
-    for (; i < m; i++) {
-      from[out] = i;
-      prices[out++] = oldP[i]!;
+    // The levels past the last change (most of a deep side) are copied whole; only the shown ones need their origin.
+    if (i < m) {
+      prices.set(oldP.subarray(i, m), out);
+      lots.set(oldLots.subarray(i, m), out);
+      const stop = Math.min(m, i + Math.max(0, this.cap - out));
+      for (let f = i; f < stop; f++) from[out + f - i] = f;
+      out += m - i;
     }
-    const cap = this.cap;
-    const capped = cap !== Infinity;
-    let levels: (Level | undefined)[];
-    if (capped) {
-      levels = this.spareLevels;
-      levels.length = out;
-    } else levels = new Array<Level>(out);
-    const changed = this.cLevel;
-    const cLots = this.cLots;
-    const lots = this.spareLots;
-    // The first slot whose level is not the old one at the same slot (a list that only lost its tail changed none it kept).
-    let first = out;
-    for (let o = 0; o < out; o++) {
-      const f = from[o]!;
-      if (f >= 0) {
-        levels[o] = oldL[f];
-        lots[o] = oldLots[f]!;
-        if (f !== o && o < first) first = o;
-      } else {
-        const q = cLots[~f]!;
-        levels[o] = text === undefined ? changed[~f]! : o < cap ? text.level(prices[o]!, q) : undefined;
-        lots[o] = q;
-        if (o < first) first = o;
-      }
-    }
-    if (capped) this.spareLevels = oldL;
-    if (first < this.firstChange) this.firstChange = first;
-    this.levels = levels;
     this.spare = oldP;
     this.prices = prices;
     this.spareLots = oldLots;
     this.lots = lots;
+    this.len = out;
+    const oldL = this.levels;
+    const shownN = Math.min(this.cap, out);
+    // The first shown slot whose level is not the old one at the same slot: none (and the same length) keeps the old list.
+    let first = 0;
+    while (first < shownN && from[first] === first) first++;
+    if (first === shownN && shownN === oldL.length) return;
+    const levels = new Array<Level>(shownN);
+    for (let o = 0; o < first; o++) levels[o] = oldL[o]!;
+    const changed = this.cLevel;
+    for (let o = first; o < shownN; o++) {
+      const f = from[o]!;
+      if (f >= 0 && f < oldL.length) levels[o] = oldL[f]!;
+      else if (f < 0 && given) levels[o] = changed[~f]!;
+      else levels[o] = text.level(prices[o]!, lots[o]!);
+    }
+    this.levels = levels;
   }
 }
 
@@ -212,10 +195,10 @@ export class DepthView {
       }
     }
     if (!keep) return;
-    const text = !ev.snapshot && updates ? undefined : this;
-    this.bids.apply(ev.snapshot, text);
-    this.asks.apply(ev.snapshot, text);
-    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.shown(this), asks: this.asks.shown(this), ts: ev.ts, recvTs: ev.recvTs }));
+    const given = !ev.snapshot && updates;
+    this.bids.apply(ev.snapshot, this, given);
+    this.asks.apply(ev.snapshot, this, given);
+    publish(depthSnapshotEvent({ symbol: this.symbol, version: ev.version, bids: this.bids.shown(), asks: this.asks.shown(), ts: ev.ts, recvTs: ev.recvTs }));
   }
 
   /** Returns the level of `p` ticks with `lots` (a new tuple: a kept list never holds a removal). */

@@ -1,5 +1,5 @@
 /** Money in the simulated venue: bigint amounts scaled by 10^18, with exact products and quotients whose rounding is always named. */
-import { formatScaled, parseScaled } from '../../core/fixed.ts';
+import { formatScaled, parseScaled, type Scaled } from '../../core/fixed.ts';
 
 /** An amount of an asset, a price, a quantity or a rate, as an integer number of 10^-18 units. */
 export type Amount = bigint;
@@ -28,6 +28,11 @@ export function pow10(n: number): bigint {
   const p = POW10[n];
   if (p === undefined) throw new RangeError(`pow10: ${n} is out of range 0..36`);
   return p;
+}
+
+/** Returns `a` as a Scaled (exact, with no text made): how hot paths hand amounts to scaled-integer sums. */
+export function ledgerAmount(a: Amount): Scaled {
+  return { units: a, scale: AMOUNT_SCALE };
 }
 
 /** Returns the Amount of a decimal string such as "0.00608975"; throws ParseError naming `field` when it has more than 18 decimals. */

@@ -47,7 +47,10 @@ export default defineStrategy({
     // A quote's size in steps, as the gate sends it (rounded to the step) and the book then shows it.
     const quoteSteps = new Decimal(p.quantity).div(inst.stepSize).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
     let book: DepthSnapshotEvent | undefined;
-    // The last trade's price in ticks: the reference that tells the market from a stray order.
+    // The last trade's price: the reference that tells the market from a stray order. Trades come far more often than
+    // quotes, so its text is kept and turned into ticks only when a requote reads it after it changed.
+    let lastPrice: string | undefined;
+    let lastRead: string | undefined;
     let last: number | undefined;
     let near: Near | undefined;
     let skewOf = { net: '', skew: 0 };
@@ -73,6 +76,10 @@ export default defineStrategy({
       const net = ctx.portfolio.book(symbol).net;
       if (net !== skewOf.net) skewOf = { net, skew: skewTicks(net, p.targetPosition, p.quantity, p.skewTicksPerQuantity, p.maxSkewTicks) };
       const skew = skewOf.skew;
+      if (lastPrice !== lastRead) {
+        lastRead = lastPrice;
+        last = lastPrice === undefined ? undefined : toTicks(inst, lastPrice);
+      }
       if (last !== undefined && last !== near?.ticks) near = { ticks: last, maxTicks: pctTicks(last, p.maxLevelDistancePct) };
       const bid = othersBest(inst, book.bids, own, near);
       const ask = othersBest(inst, book.asks, own, near);
@@ -108,7 +115,7 @@ export default defineStrategy({
         book = ev;
       },
       onTrade(ev) {
-        last = toTicks(inst, ev.price);
+        lastPrice = ev.price;
       },
       onOrder(ev) {
         for (const side of SIDES) {

@@ -1,5 +1,5 @@
 /** `npm run chaos -- --minutes N [--seed S] [--dir DIR]`: the standing chaos run; prints its table and exits 1 unless every row is 0 (conservation "yes"). */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChaos } from './chaos/run.ts';
@@ -47,8 +47,13 @@ async function main(): Promise<number> {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (/unhandled ?rejection/i.test(line)) tally.unhandled.push(`${f}: ${line.slice(0, 300)}`);
   }
   const took = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(`${report(tally, `chaos run: --minutes ${args.minutes} --seed ${args.seed}, ${took} min in all; logs in ${dir}`)}\n`);
-  return passed(tally) ? 0 : 1;
+  const ok = passed(tally);
+  // A failed run's logs are what explains it; a passing run's temporary folder (about 10 MB) would otherwise pile up, one per run.
+  const keep = !ok || args.dir !== undefined;
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+  const logs = keep ? `logs in ${dir}` : 'logs removed as it passed (--dir DIR keeps them)';
+  process.stdout.write(`${report(tally, `chaos run: --minutes ${args.minutes} --seed ${args.seed}, ${took} min in all; ${logs}`)}\n`);
+  return ok ? 0 : 1;
 }
 
 main().then((code) => process.exit(code), (e: unknown) => {

@@ -59,10 +59,10 @@ export class RoundTrips {
     const held = this.position;
     if (held.units === 0n || next.units === 0n || next.units < 0n === held.units < 0n) {
       this.realize(flow);
-      this.positionAfter(after);
+      this.positionAfter(next);
       return;
     }
-    const whole = typeof flow === 'string' ? new Decimal(flow) : Decimal.isDecimal(flow) ? flow : scaledDecimal(flow);
+    const whole = scaledDecimal(exact(flow));
     const h = scaledDecimal(held).abs();
     const closing = whole.mul(h).div(h.plus(scaledDecimal(next).abs())).toDecimalPlaces(AMOUNT_SCALE, Decimal.ROUND_DOWN);
     this.realize(closing);

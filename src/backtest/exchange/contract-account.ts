@@ -123,19 +123,24 @@ export class ContractAccount implements ExchangeAccount {
       const release = lots >= x.leavesLots ? h.margin : (h.margin * BigInt(lots)) / BigInt(x.leavesLots);
       const r = this.positions.openFill({ accountId: this.accountId, symbol: this.symbol, side: side === 'BUY_OPEN' ? 'LONG' : 'SHORT', qty, price, leverage: toAmount(x.req.leverage ?? '', 'leverage'), isMaker, release });
       h.margin -= release;
-      this.trips.fill(ledgerAmount(-r.fee), this.netPosition());
+      this.trips.fill(ledgerAmount(-r.fee), ledgerAmount(this.netAmount()));
       return { fee: fmtAmount(r.fee), feeAsset: this.token };
     }
     const r = this.positions.closeFill({ accountId: this.accountId, symbol: this.symbol, side: closes(side), qty, price, isMaker, reserved: true });
-    this.trips.fill(ledgerAmount(r.pnl - r.fee), this.netPosition());
+    this.trips.fill(ledgerAmount(r.pnl - r.fee), ledgerAmount(this.netAmount()));
     return { fee: fmtAmount(r.fee), feeAsset: this.token };
   }
 
   /** Returns the net position, long less short, in contracts (decimal text). */
   netPosition(): string {
+    return fmtAmount(this.netAmount());
+  }
+
+  /** The net position as the ledger holds it: what the round trips take, with no text made. */
+  private netAmount(): Amount {
     let n = 0n;
     for (const p of this.positions.list(this.accountId, this.symbol)) n += p.side === 'LONG' ? p.position : -p.position;
-    return fmtAmount(n);
+    return n;
   }
 
   release(x: AccountOrder): void {
@@ -154,7 +159,7 @@ export class ContractAccount implements ExchangeAccount {
     // A liquidation loses the position's margin: the trip ends with that loss.
     for (const l of done) this.trips.realize(ledgerAmount(-l.margin));
     if (done.length > 0) {
-      this.trips.positionAfter(this.netPosition());
+      this.trips.positionAfter(ledgerAmount(this.netAmount()));
       this.o.onChange?.();
     }
     return done.map((l) => l.side);
